@@ -1,0 +1,67 @@
+# utf8ext - build, test, bench, install.
+#
+#   make            ./utf8ext.so (the loadable extension)
+#   make test       every test (installs missing Debian packages first)
+#   make demo       build, load into sqlite3, audit the bundled sample table
+#   make bench      the benchmark
+#   make clean
+
+CC      ?= cc
+CFLAGS  ?= -O2
+WARN    := -Wall -Wextra
+PIC     := -fPIC
+BUILD   ?= build
+SHELL   := /bin/bash
+
+CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c
+CORE_HDR := core/utf8.h core/impl.h
+
+# SIMD paths: each file carries its own target attributes, so no global -m
+# flag is needed and the .so runs on any CPU of the architecture.
+MACHINE := $(shell $(CC) -dumpmachine)
+ifneq (,$(filter x86_64%,$(MACHINE)))
+  CORE_DEFS += -DUTF8EXT_HAVE_X86
+  CORE_SRC  += core/simd_sse4.c core/simd_avx2.c core/simd_avx512.c core/cpu_x86.c
+endif
+ifneq (,$(filter aarch64%,$(MACHINE)))
+  CORE_DEFS += -DUTF8EXT_HAVE_NEON
+  CORE_SRC  += core/simd_neon.c
+endif
+CORE_HDR += $(wildcard core/simd_*.h)
+
+CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC))
+GLUE_SRC := utf8ext.c
+GLUE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(GLUE_SRC))
+
+all: utf8ext.so
+
+$(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -c $< -o $@
+
+utf8ext.so: $(GLUE_OBJ) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -shared $^ -o $@
+
+# ---- tests --------------------------------------------------------------
+
+deps:
+	@bash tools/install-deps.sh
+
+$(BUILD)/test/core_test: test/core_test.c test/reference.c test/reference.h $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore -Itest test/core_test.c test/reference.c $(CORE_OBJ) -o $@
+
+test: deps
+	$(MAKE) --no-print-directory all $(BUILD)/test/core_test
+	@bash test/run-all.sh $(BUILD)
+
+# ---- the main job ---------------------------------------------------------
+
+demo: deps
+	$(MAKE) --no-print-directory all
+	@bash sql/demo.sh
+
+clean:
+	rm -rf $(BUILD) utf8ext.so
+
+.PHONY: all deps test demo clean

@@ -1,0 +1,201 @@
+/*
+** core/decode.c - the segmentation (utf8_decode_unit), the scalar
+** validator that every other implementation must agree with, and the small
+** walks built on them: counting units, counting errors, encoding a scalar.
+*/
+#include "utf8.h"
+#include "impl.h"
+
+#include <string.h>
+
+static const char *const reason_names[UTF8_REASON_COUNT] = {
+  0,                          /* UTF8_OK */
+  "unexpected continuation",  /* UTF8_UNEXPECTED_CONTINUATION */
+  "overlong",                 /* UTF8_OVERLONG */
+  "surrogate",                /* UTF8_SURROGATE */
+  "too large",                /* UTF8_TOO_LARGE */
+  "missing continuation",     /* UTF8_MISSING_CONTINUATION */
+  "truncated",                /* UTF8_TRUNCATED */
+};
+
+const char *utf8_reason_text(utf8_reason reason){
+  if( (unsigned)reason>=UTF8_REASON_COUNT ) return 0;
+  return reason_names[reason];
+}
+
+static utf8_unit unit_bad(uint8_t length, utf8_reason reason){
+  utf8_unit u;
+  u.codepoint = 0;
+  u.length = length;
+  u.reason = (uint8_t)reason;
+  return u;
+}
+
+/*
+** Table 3-7 row by row. The lead byte fixes how many continuation bytes
+** follow and narrows the range of the first of them (E0 A0-BF, ED 80-9F,
+** F0 90-BF, F4 80-8F); every other continuation is 80-BF. The unit ends
+** at the first byte that breaks the row: that is the maximal subpart.
+**
+** When the first continuation is a byte 80-BF outside the narrowed range,
+** the lead alone is the unit and the range says why: below it is an
+** overlong form, above it a surrogate (ED) or a value past U+10FFFF (F4).
+*/
+utf8_unit utf8_decode_unit(const unsigned char *s, size_t n){
+  unsigned b0 = s[0];
+  unsigned lo = 0x80, hi = 0xBF;  /* allowed range of the first continuation */
+  unsigned need;                  /* continuation bytes that must follow */
+  uint32_t cp;
+  unsigned k;
+  utf8_unit u;
+
+  if( b0<0x80 ){
+    u.codepoint = b0;
+    u.length = 1;
+    u.reason = UTF8_OK;
+    return u;
+  }
+  if( b0<0xC0 ) return unit_bad(1, UTF8_UNEXPECTED_CONTINUATION);
+  if( b0<0xC2 ) return unit_bad(1, UTF8_OVERLONG);          /* C0, C1 */
+  if( b0>0xF4 ) return unit_bad(1, UTF8_TOO_LARGE);         /* F5-FF */
+
+  if( b0<0xE0 ){
+    need = 1; cp = b0 & 0x1F;
+  }else if( b0<0xF0 ){
+    need = 2; cp = b0 & 0x0F;
+    if( b0==0xE0 ) lo = 0xA0;        /* below: overlong */
+    else if( b0==0xED ) hi = 0x9F;   /* above: surrogate */
+  }else{
+    need = 3; cp = b0 & 0x07;
+    if( b0==0xF0 ) lo = 0x90;        /* below: overlong */
+    else if( b0==0xF4 ) hi = 0x8F;   /* above: too large */
+  }
+
+  if( n<2 ) return unit_bad(1, UTF8_TRUNCATED);
+  if( s[1]<lo || s[1]>hi ){
+    if( s[1]<0x80 || s[1]>0xBF ) return unit_bad(1, UTF8_MISSING_CONTINUATION);
+    if( s[1]<lo ) return unit_bad(1, UTF8_OVERLONG);
+    return unit_bad(1, b0==0xED ? UTF8_SURROGATE : UTF8_TOO_LARGE);
+  }
+  cp = (cp<<6) | (s[1] & 0x3F);
+  for(k=2; k<=need; k++){
+    if( n<=k ) return unit_bad((uint8_t)k, UTF8_TRUNCATED);
+    if( (s[k] & 0xC0)!=0x80 ) return unit_bad((uint8_t)k, UTF8_MISSING_CONTINUATION);
+    cp = (cp<<6) | (s[k] & 0x3F);
+  }
+  u.codepoint = cp;
+  u.length = (uint8_t)(need+1);
+  u.reason = UTF8_OK;
+  return u;
+}
+
+/*
+** The scalar validator: ASCII eight bytes at a time, everything else one
+** unit at a time through utf8_decode_unit().
+*/
+size_t utf8_find_error_scalar(const unsigned char *s, size_t n){
+  size_t i = 0;
+  while( i<n ){
+    utf8_unit u;
+    if( s[i]<0x80 ){
+      while( i+8<=n ){
+        uint64_t w;
+        memcpy(&w, s+i, 8);
+        if( w & 0x8080808080808080ull ) break;
+        i += 8;
+      }
+      while( i<n && s[i]<0x80 ) i++;
+      continue;
+    }
+    u = utf8_decode_unit(s+i, n-i);
+    if( u.reason!=UTF8_OK ) return i;
+    i += u.length;
+  }
+  return n;
+}
+
+/*
+** Back up from s[from] to the character boundary at or before it: the
+** last byte in s[from-3..from] that is no continuation byte. When all
+** four are continuations the three before from end a 4-byte character,
+** so from itself is a boundary.
+*/
+size_t utf8_find_error_from(const unsigned char *s, size_t n, size_t from){
+  size_t start = from;
+  size_t lo = from>=3 ? from-3 : 0;
+  size_t p = from;
+  for(;;){
+    if( p<n && (s[p] & 0xC0)!=0x80 ){ start = p; break; }
+    if( p==lo ) break;
+    p--;
+  }
+  return start + utf8_find_error_scalar(s+start, n-start);
+}
+
+int utf8_is_valid(const unsigned char *s, size_t n){
+  return utf8_find_error(s, n)==n;
+}
+
+/* Characters in a well-formed stretch: the bytes that are no continuation. */
+static size_t count_chars_valid(const unsigned char *s, size_t n){
+  size_t i, c = 0;
+  for(i=0; i<n; i++) c += (s[i] & 0xC0)!=0x80;
+  return c;
+}
+
+size_t utf8_count_units(const unsigned char *s, size_t n){
+  size_t i = 0, count = 0;
+  while( i<n ){
+    size_t k = utf8_find_error(s+i, n-i);
+    count += count_chars_valid(s+i, k);
+    i += k;
+    if( i<n ){
+      i += utf8_decode_unit(s+i, n-i).length;
+      count++;
+    }
+  }
+  return count;
+}
+
+utf8_errors utf8_scan_errors(const unsigned char *s, size_t n){
+  utf8_errors e;
+  size_t i = 0;
+  e.count = 0;
+  e.first = n;
+  e.unit = unit_bad(0, UTF8_OK);
+  while( i<n ){
+    i += utf8_find_error(s+i, n-i);
+    if( i<n ){
+      utf8_unit u = utf8_decode_unit(s+i, n-i);
+      if( e.count==0 ){ e.first = i; e.unit = u; }
+      e.count++;
+      i += u.length;
+    }
+  }
+  return e;
+}
+
+size_t utf8_encode_scalar(uint32_t cp, unsigned char *out){
+  if( cp<0x80 ){
+    out[0] = (unsigned char)cp;
+    return 1;
+  }
+  if( cp<0x800 ){
+    out[0] = (unsigned char)(0xC0 | (cp>>6));
+    out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if( cp>=0xD800 && cp<=0xDFFF ) return 0;
+  if( cp<0x10000 ){
+    out[0] = (unsigned char)(0xE0 | (cp>>12));
+    out[1] = (unsigned char)(0x80 | ((cp>>6) & 0x3F));
+    out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  if( cp>0x10FFFF ) return 0;
+  out[0] = (unsigned char)(0xF0 | (cp>>18));
+  out[1] = (unsigned char)(0x80 | ((cp>>12) & 0x3F));
+  out[2] = (unsigned char)(0x80 | ((cp>>6) & 0x3F));
+  out[3] = (unsigned char)(0x80 | (cp & 0x3F));
+  return 4;
+}

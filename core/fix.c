@@ -1,0 +1,46 @@
+/*
+** core/fix.c - repair: copy the well-formed stretches (found with the
+** fastest validator) and write a replacement for the ill-formed units
+** between them, one per unit, per run of units or per byte.
+*/
+#include "utf8.h"
+
+#include <string.h>
+
+/* a+b, or SIZE_MAX when that does not fit: lengths saturate, never wrap. */
+static size_t add_sat(size_t a, size_t b){
+  return a>SIZE_MAX-b ? SIZE_MAX : a+b;
+}
+
+/* Append s[0..n) at out+*o (when out is not NULL) and advance *o. */
+static void emit(unsigned char *out, size_t *o, const unsigned char *s, size_t n){
+  if( out && n ) memcpy(out+*o, s, n);
+  *o = add_sat(*o, n);
+}
+
+size_t utf8_fix(const unsigned char *s, size_t n,
+                const unsigned char *r, size_t rlen,
+                utf8_fix_rule rule, unsigned char *out){
+  size_t i = 0, o = 0;
+  while( i<n ){
+    size_t k = utf8_find_error(s+i, n-i);
+    int first = 1;
+    emit(out, &o, s+i, k);
+    i += k;
+    /* A run of adjacent ill-formed units. */
+    while( i<n ){
+      utf8_unit u = utf8_decode_unit(s+i, n-i);
+      size_t reps;
+      if( u.reason==UTF8_OK ) break;
+      switch( rule ){
+        case UTF8_FIX_BYTE: reps = u.length; break;
+        case UTF8_FIX_RUN:  reps = first; break;
+        default:            reps = 1; break;
+      }
+      while( reps-- ) emit(out, &o, r, rlen);
+      i += u.length;
+      first = 0;
+    }
+  }
+  return o;
+}
