@@ -19,11 +19,11 @@ CORE_HDR := core/utf8.h core/impl.h
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.
 MACHINE := $(shell $(CC) -dumpmachine)
-ifneq (,$(filter x86_64%,$(MACHINE)))
+ifneq (,$(and $(filter x86_64%,$(MACHINE)),$(wildcard core/simd_avx2.c)))
   CORE_DEFS += -DUTF8EXT_HAVE_X86
   CORE_SRC  += core/simd_sse4.c core/simd_avx2.c core/simd_avx512.c core/cpu_x86.c
 endif
-ifneq (,$(filter aarch64%,$(MACHINE)))
+ifneq (,$(and $(filter aarch64%,$(MACHINE)),$(wildcard core/simd_neon.c)))
   CORE_DEFS += -DUTF8EXT_HAVE_NEON
   CORE_SRC  += core/simd_neon.c
 endif
