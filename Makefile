@@ -9,7 +9,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2
 WARN    := -Wall -Wextra
-PIC     := -fPIC
+PIC     := -fPIC -fvisibility=hidden
 BUILD   ?= build
 SHELL   := /bin/bash
 
@@ -30,12 +30,16 @@ endif
 CORE_HDR += $(wildcard core/simd_*.h)
 
 CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC))
-GLUE_SRC := utf8ext.c
+GLUE_SRC := utf8ext.c utf8ext_codepoints.c
+ifneq (,$(wildcard utf8ext_audit.c))
+  GLUE_SRC  += utf8ext_audit.c
+  CORE_DEFS += -DUTF8EXT_HAVE_AUDIT
+endif
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(GLUE_SRC))
 
 all: utf8ext.so
 
-$(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h
+$(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h utf8ext_glue.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -c $< -o $@
 
