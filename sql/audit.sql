@@ -8,10 +8,10 @@
 -- Every TEXT value, one row per column, so the queries below can treat
 -- the columns alike.
 DROP VIEW IF EXISTS temp.imported_values;
-CREATE TEMP VIEW imported_values(col, id, v) AS
-  SELECT 'name', id, name FROM imported UNION ALL
-  SELECT 'city', id, city FROM imported UNION ALL
-  SELECT 'note', id, note FROM imported;
+CREATE TEMP VIEW imported_values(colno, col, id, v) AS
+  SELECT 1, 'name', id, name FROM imported UNION ALL
+  SELECT 2, 'city', id, city FROM imported UNION ALL
+  SELECT 3, 'note', id, note FROM imported;
 
 .print
 .print Summary: values checked and values ill-formed, per column
@@ -19,19 +19,19 @@ SELECT col,
        count(*) AS checked,
        sum(NOT utf8_valid(v)) AS bad
   FROM temp.imported_values
- GROUP BY col
- ORDER BY min(rowid);
+ GROUP BY colno
+ ORDER BY colno;
 
 .print
 .print Every ill-formed unit: row, column, byte offset, bytes, reason
 SELECT i.id, i.col, u.offset, hex(u.bytes) AS bytes, u.error
   FROM temp.imported_values AS i, utf8_codepoints(i.v) AS u
  WHERE NOT u.valid
- ORDER BY i.id, i.col, u.offset;
+ ORDER BY i.id, i.colno, u.offset;
 
 .print
 .print The bad values, repaired for reading (U+FFFD marks each bad unit)
 SELECT id, col, utf8_error(v) AS first_error, utf8_fix(v) AS repaired
   FROM temp.imported_values
  WHERE NOT utf8_valid(v)
- ORDER BY id, col;
+ ORDER BY id, colno;

@@ -34,5 +34,9 @@ COMMIT;
 .mode column
 .print
 .print Repaired: the log keeps every original
-SELECT id, tbl, col, pk, hex(original) AS original, repaired FROM utf8_repair_log
+SELECT id, tbl, col, pk,
+       CASE WHEN length(original) > 16 THEN hex(substr(original, 1, 16)) || '...'
+            ELSE hex(original) END AS original,
+       repaired
+  FROM utf8_repair_log
  ORDER BY id;

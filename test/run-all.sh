@@ -1,0 +1,54 @@
+#!/bin/bash
+# test/run-all.sh BUILD - run every test suite and add up their results.
+#
+# Each suite prints a line "NAME: N passed, N failed". The C tests of the
+# core run once; the Tcl suite runs once per validator implementation
+# this CPU supports (UTF8EXT_IMPL=...), so every SQL function is checked
+# on every path. The last line is the total.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+total_pass=0
+total_fail=0
+
+# run_suite LABEL COMMAND...: run it, show its output, add up its counts.
+run_suite() {
+  local label=$1; shift
+  local out rc line p f
+  out=$("$@" 2>&1); rc=$?
+  echo "$out" | grep -v -E '^[a-z0-9_-]+( \([^)]*\))?: [0-9]+ passed, [0-9]+ failed$' || true
+  line=$(echo "$out" | grep -oE '[0-9]+ passed, [0-9]+ failed' | tail -1)
+  if [ -z "$line" ]; then
+    echo "$label: no result line (exit $rc)"
+    total_fail=$((total_fail + 1))
+    return
+  fi
+  p=${line%% passed*}
+  f=${line#*, }; f=${f%% failed}
+  if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
+  echo "$label: $p passed, $f failed"
+  total_pass=$((total_pass + p))
+  total_fail=$((total_fail + f))
+}
+
+run_suite core "$BUILD/test/core_test" ${CORE_TEST_ARGS:-}
+if [ -x "$BUILD/test/simd_test" ]; then
+  run_suite simd "$BUILD/test/simd_test" ${SIMD_TEST_ARGS:-}
+fi
+
+# The implementations this CPU runs: those utf8ext_impl() reports as chosen.
+impls=()
+for impl in scalar sse4 avx2 avx512 neon; do
+  got=$(UTF8EXT_IMPL=$impl sqlite3 :memory: ".load ./utf8ext" "SELECT utf8ext_impl()" 2>/dev/null)
+  [ "$got" = "$impl" ] && impls+=("$impl")
+done
+echo "implementations on this CPU: ${impls[*]}"
+
+for impl in "${impls[@]}"; do
+  for t in test/*.test; do
+    run_suite "$(basename "$t" .test) [$impl]" env UTF8EXT_IMPL="$impl" tclsh "$t"
+  done
+done
+
+echo "total: $total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]
