@@ -92,6 +92,8 @@ proc shell_run {args} {
   set sqlite3 sqlite3
   if {[info exists ::env(SQLITE3)]} { set sqlite3 $::env(SQLITE3) }
   set cmd [list $sqlite3 -batch :memory: ".load $::extension" {*}$args]
+  # Line-buffer stdout so errors (stderr) and rows come in their order.
+  if {[auto_execok stdbuf] ne ""} { set cmd [list stdbuf -oL {*}$cmd] }
   catch {exec {*}$cmd 2>@1} out
   regsub {\nchild process exited abnormally$} $out {} out
   # ".limit NAME N" echoes the limit on stdout; keep only the answers.
