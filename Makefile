@@ -37,13 +37,15 @@ ifneq (,$(wildcard utf8ext_audit.c))
 endif
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(GLUE_SRC))
 
-all: utf8ext.so
+SO      ?= utf8ext.so
+
+all: $(SO)
 
 $(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h utf8ext_glue.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -c $< -o $@
 
-utf8ext.so: $(GLUE_OBJ) $(CORE_OBJ)
+$(SO): $(GLUE_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -shared $^ -o $@
 
 # ---- tests --------------------------------------------------------------
@@ -59,6 +61,18 @@ test: deps
 	$(MAKE) --no-print-directory all $(BUILD)/test/core_test
 	@bash test/run-all.sh $(BUILD)
 
+# The same suite with AddressSanitizer and UndefinedBehaviorSanitizer: the
+# core tests built with them, and tclsh running the sanitized module with
+# the runtimes preloaded (tclsh itself is not built with them).
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+test-asan: deps
+	$(MAKE) --no-print-directory BUILD=build-asan SO=build-asan/utf8ext.so CC=gcc \
+	  CFLAGS="$(SAN_FLAGS)" build-asan/utf8ext.so build-asan/test/core_test
+	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  CORE_TEST_ARGS=--quick SIMD_TEST_ARGS=--quick UTF8EXT_LIB=build-asan/utf8ext \
+	  SAN_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+	  bash test/run-all.sh build-asan
+
 # ---- the main job ---------------------------------------------------------
 
 demo: deps
@@ -66,6 +80,6 @@ demo: deps
 	@bash sql/demo.sh
 
 clean:
-	rm -rf $(BUILD) utf8ext.so
+	rm -rf $(BUILD) build-asan utf8ext.so
 
-.PHONY: all deps test demo clean
+.PHONY: all deps test test-asan demo clean

@@ -100,7 +100,12 @@ static int codepointsClose(sqlite3_vtab_cursor *cur){
 ** Decode the unit at pCur->offset, or mark the end (length 0).
 */
 static void codepointsDecode(codepoints_cursor *pCur){
-  if( pCur->offset<pCur->n ){
+  if( pCur->offset<pCur->n && pCur->z[pCur->offset]<0x80 ){
+    /* ASCII, the common case, without a call */
+    pCur->unit.codepoint = pCur->z[pCur->offset];
+    pCur->unit.length = 1;
+    pCur->unit.reason = UTF8_OK;
+  }else if( pCur->offset<pCur->n ){
     pCur->unit = utf8_decode_unit(pCur->z + pCur->offset,
                                   (size_t)(pCur->n - pCur->offset));
   }else{

@@ -44,9 +44,13 @@ for impl in scalar sse4 avx2 avx512 neon; do
 done
 echo "implementations on this CPU: ${impls[*]}"
 
+# SAN_PRELOAD: sanitizer runtimes that tclsh needs to load a sanitized module.
+tclsh_env=()
+if [ -n "${SAN_PRELOAD:-}" ]; then tclsh_env=(LD_PRELOAD="$SAN_PRELOAD"); fi
 for impl in "${impls[@]}"; do
   for t in test/*.test; do
-    run_suite "$(basename "$t" .test) [$impl]" env UTF8EXT_IMPL="$impl" tclsh "$t"
+    run_suite "$(basename "$t" .test) [$impl]" \
+      env "${tclsh_env[@]}" UTF8EXT_IMPL="$impl" tclsh "$t"
   done
 done
 

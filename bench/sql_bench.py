@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""bench/sql_bench.py - SQL-level figures, measured in the real sqlite3 shell.
+
+Each pair of statements runs interleaved (A B A B ...) REPS times; the
+shell's own ".timer on" measures each statement alone, and the figure is
+the ratio of the medians. Nothing here asserts anything about time.
+
+  1,000,000 values of about 40 bytes, 30% of their characters non-ASCII:
+    SELECT count(*) ... WHERE utf8_valid(x)   vs  ... WHERE length(x) >= 0
+    INSERT with CHECK (utf8_valid(x))         vs  CHECK (length(x) >= 0)
+  a 10 MB value:
+    count(*) FROM utf8_codepoints(v)          vs  generate_series, same rows
+  the audit (when utf8_audit is registered), 1,000,000 rows, 3 columns:
+    utf8_audit('t')                           vs  count(*) WHERE NOT utf8_valid(col), per column
+"""
+import os, random, re, sqlite3, statistics, subprocess, sys, tempfile
+
+REPS = int(os.environ.get("BENCH_REPS", "5"))
+SHELL = os.environ.get("SQLITE3", "sqlite3")
+EXT = os.environ.get("UTF8EXT_LIB", "./utf8ext")
+
+
+def make_values(n, rng):
+    """n strings of about 40 bytes; about 30% of the characters non-ASCII."""
+    ascii_chars = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJ0123456789.,"
+    other = "éüßçøåñ€—“”ΩЖ中文日本語한국😀🚀"
+    out = []
+    for _ in range(1000):
+        s = ""
+        while len(s.encode()) < 38:
+            s += rng.choice(other) if rng.random() < 0.3 else rng.choice(ascii_chars)
+        out.append(s)
+    return [out[i % 1000] + str(i % 97) for i in range(n)]
+
+
+def run_timed(db, sql):
+    """Run sql in the shell with .timer on; return the real seconds."""
+    p = subprocess.run([SHELL, "-batch", db],
+                       input=".load %s\n.timer on\n%s\n" % (EXT, sql),
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("sql_bench: %s failed: %s" % (sql, p.stderr.strip()))
+    times = re.findall(r"Run Time: real ([0-9.]+)", p.stdout)
+    return float(times[-1])
+
+
+def pair(db, name_a, sql_a, name_b, sql_b, setup_a=None, setup_b=None):
+    """Interleave a and b; print medians and the ratio b/a (a's speed vs b's)."""
+    ta, tb = [], []
+    for _ in range(REPS):
+        if setup_a: run_timed(db, setup_a)
+        ta.append(run_timed(db, sql_a))
+        if setup_b: run_timed(db, setup_b)
+        tb.append(run_timed(db, sql_b))
+    ma, mb = statistics.median(ta), statistics.median(tb)
+    print("  %-48s %9.3f s" % (name_a, ma))
+    print("  %-48s %9.3f s" % (name_b, mb))
+    print("  %-48s %9.2fx" % ("speed ratio (first / second)", mb / ma if ma else float("inf")))
+    return ma, mb
+
+
+def main():
+    rng = random.Random(42)
+    tmp = tempfile.mkdtemp(prefix="utf8ext-bench-")
+    db = os.path.join(tmp, "bench.db")
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE src(x TEXT)")
+    con.executemany("INSERT INTO src VALUES (?)", ((v,) for v in make_values(1_000_000, rng)))
+    big = "".join(make_values(260_000, rng))[: 10_000_000]
+    con.execute("CREATE TABLE big(v TEXT)")
+    con.execute("INSERT INTO big VALUES (?)", (big,))
+    con.execute("CREATE TABLE t(a TEXT, b TEXT, c TEXT)")
+    con.execute("INSERT INTO t SELECT x, x, x FROM src")
+    con.commit()
+    con.close()
+    n_units = len(big.encode().decode())  # characters of a well-formed value
+
+    print("SQL level, real sqlite3 shell, median of %d interleaved runs" % REPS)
+    print("\n1,000,000 values of ~40 bytes: scan")
+    pair(db, "WHERE utf8_valid(x)", "SELECT count(*) FROM src WHERE utf8_valid(x);",
+         "WHERE length(x) >= 0", "SELECT count(*) FROM src WHERE length(x) >= 0;")
+
+    print("\n1,000,000 values of ~40 bytes: INSERT under a CHECK constraint")
+    pair(db, "CHECK (utf8_valid(x))", "INSERT INTO cv SELECT x FROM src;",
+         "CHECK (length(x) >= 0)", "INSERT INTO cl SELECT x FROM src;",
+         setup_a="DROP TABLE IF EXISTS cv; CREATE TABLE cv(x TEXT CHECK (utf8_valid(x)));",
+         setup_b="DROP TABLE IF EXISTS cl; CREATE TABLE cl(x TEXT CHECK (length(x) >= 0));")
+
+    print("\none 10 MB value: %d rows" % n_units)
+    pair(db, "count(*) FROM utf8_codepoints(v)",
+         "SELECT count(*) FROM big, utf8_codepoints(big.v);",
+         "count(*) FROM generate_series (same rows)",
+         "SELECT count(*) FROM generate_series(1, %d);" % n_units)
+
+    p = subprocess.run([SHELL, ":memory:", "-cmd", ".load " + EXT,
+                        "SELECT count(*) FROM pragma_module_list WHERE name='utf8_audit'"],
+                       capture_output=True, text=True)
+    if p.stdout.strip() == "1":
+        con = sqlite3.connect(db)
+        # one ill-formed value in 1000, so the audit has rows to return
+        con.execute("UPDATE t SET b = CAST(CAST(b AS BLOB) || x'FF' AS TEXT) WHERE rowid % 1000 = 0")
+        con.commit()
+        con.close()
+        print("\naudit of 1,000,000 rows x 3 TEXT columns (1 value in 1000 ill-formed)")
+        pair(db, "SELECT count(*) FROM utf8_audit('t')",
+             "SELECT count(*) FROM utf8_audit('t');",
+             "count(*) WHERE NOT utf8_valid(col), per column",
+             "SELECT (SELECT count(*) FROM t WHERE NOT utf8_valid(a))"
+             " + (SELECT count(*) FROM t WHERE NOT utf8_valid(b))"
+             " + (SELECT count(*) FROM t WHERE NOT utf8_valid(c));")
+    else:
+        print("\n(utf8_audit not registered: no audit figures)")
+
+    for f in os.listdir(tmp):
+        os.remove(os.path.join(tmp, f))
+    os.rmdir(tmp)
+
+
+if __name__ == "__main__":
+    main()
