@@ -1,37 +1,49 @@
--- sql/audit.sql - which values of the imported table are not UTF-8, and
--- where in them the bad bytes are.
+-- sql/audit.sql - audit every ordinary table of the main schema: how many
+-- TEXT values each column has, how many are not well-formed UTF-8 and
+-- why, then the worst values with their context.
 --
---   sqlite3 sample.db -cmd '.load ./utf8ext' '.read sql/audit.sql'
+--   sqlite3 my.db -cmd '.load ./utf8ext' '.read sql/audit.sql'
+--
+-- utf8_audit() finds the bad values. Counting the values checked needs one
+-- count(*) per column, and SQL cannot name a table it computes, so the
+-- script writes those queries to a scratch file and reads it back (the
+-- sqlite3 shell's .once and .read).
+
+CREATE TEMP TABLE IF NOT EXISTS utf8_audit_found AS
+  SELECT * FROM utf8_audit(NULL) WHERE 0;
+DELETE FROM temp.utf8_audit_found;
+INSERT INTO temp.utf8_audit_found SELECT * FROM utf8_audit(NULL);
+
+CREATE TEMP TABLE IF NOT EXISTS utf8_audit_checked(tbl, col, colno, checked);
+DELETE FROM temp.utf8_audit_checked;
+.headers off
+.mode list
+.once utf8ext-audit.tmp.sql
+SELECT printf('INSERT INTO temp.utf8_audit_checked SELECT %Q, %Q, %d, count(*) FROM "main"."%w" WHERE typeof("%w") = ''text'';',
+              t.name, c.name, c.cid, t.name, c.name)
+  FROM pragma_table_list AS t, pragma_table_xinfo(t.name) AS c
+ WHERE t.schema = 'main' AND t.type = 'table' AND t.name NOT LIKE 'sqlite_%'
+   AND t.name <> 'utf8_repair_log'
+ ORDER BY t.name, c.cid;
+.read utf8ext-audit.tmp.sql
+.shell rm -f utf8ext-audit.tmp.sql
+
 .headers on
 .mode column
-
--- Every TEXT value, one row per column, so the queries below can treat
--- the columns alike.
-DROP VIEW IF EXISTS temp.imported_values;
-CREATE TEMP VIEW imported_values(colno, col, id, v) AS
-  SELECT 1, 'name', id, name FROM imported UNION ALL
-  SELECT 2, 'city', id, city FROM imported UNION ALL
-  SELECT 3, 'note', id, note FROM imported;
+.print
+.print Summary: TEXT values checked, ill-formed, and why
+SELECT c.tbl AS "table", c.col AS "column", c.checked,
+       count(f.tbl) AS bad,
+       coalesce(group_concat(DISTINCT f.error), '') AS reasons
+  FROM temp.utf8_audit_checked AS c
+  LEFT JOIN temp.utf8_audit_found AS f ON f.tbl = c.tbl AND f.col = c.col
+ GROUP BY c.tbl, c.col
+ ORDER BY c.tbl, c.colno;
 
 .print
-.print Summary: values checked and values ill-formed, per column
-SELECT col,
-       count(*) AS checked,
-       sum(NOT utf8_valid(v)) AS bad
-  FROM temp.imported_values
- GROUP BY colno
- ORDER BY colno;
-
-.print
-.print Every ill-formed unit: row, column, byte offset, bytes, reason
-SELECT i.id, i.col, u.offset, hex(u.bytes) AS bytes, u.error
-  FROM temp.imported_values AS i, utf8_codepoints(i.v) AS u
- WHERE NOT u.valid
- ORDER BY i.id, i.colno, u.offset;
-
-.print
-.print The bad values, repaired for reading (U+FFFD marks each bad unit)
-SELECT id, col, utf8_error(v) AS first_error, utf8_fix(v) AS repaired
-  FROM temp.imported_values
- WHERE NOT utf8_valid(v)
- ORDER BY id, colno;
+.print The worst values: most ill-formed units first
+SELECT tbl AS "table", col AS "column", pk, offset, error, hex(bytes) AS bytes,
+       errors, context
+  FROM temp.utf8_audit_found
+ ORDER BY errors DESC, tbl, col, rowid
+ LIMIT 20;

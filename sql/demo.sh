@@ -1,6 +1,7 @@
 #!/bin/bash
 # sql/demo.sh - the main job: import the sample CSV into a database, audit
-# it, repair it, audit it again; all in the real sqlite3 shell.
+# it, repair it (logging every original), audit it again, and add CHECK
+# constraints so bad text stays out; all in the real sqlite3 shell.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 db=${DEMO_DB:-build/sample.db}
@@ -9,13 +10,17 @@ rm -f "$db"
 run() { sqlite3 "$db" -cmd '.load ./utf8ext' "$@"; }
 
 echo "== utf8ext $(run 'SELECT utf8ext_version()') ($(run 'SELECT utf8ext_impl()')), SQLite $(run 'SELECT sqlite_version()')"
-echo "== importing sql/sample.csv into $db"
+echo "== importing sql/sample.csv into $db (sql/import.sql)"
 run '.read sql/import.sql'
-echo "== audit"
+echo "== audit (sql/audit.sql)"
 run '.read sql/audit.sql'
 echo
-echo "== repair"
+echo "== repair (sql/repair.sql)"
 run '.read sql/repair.sql'
 echo
 echo "== audit again"
 run '.read sql/audit.sql'
+echo
+echo "== constraints (sql/constraints.sql)"
+run '.read sql/constraints.sql'
+run "INSERT INTO imported(name) VALUES (CAST(x'5A6FEB' AS TEXT))" 2>&1 || true
