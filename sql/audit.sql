@@ -38,6 +38,7 @@ SELECT c.tbl AS "table", c.col AS "column", c.checked,
   FROM temp.utf8_audit_checked AS c
   LEFT JOIN temp.utf8_audit_found AS f ON f.tbl = c.tbl AND f.col = c.col
  GROUP BY c.tbl, c.col
+HAVING c.checked > 0
  ORDER BY c.tbl, c.colno;
 
 .print

@@ -25,4 +25,4 @@ ALTER TABLE imported_new RENAME TO imported;
 PRAGMA foreign_key_check;
 COMMIT;
 PRAGMA foreign_keys = ON;
-.print The table "imported" now refuses text that is not UTF-8.
+.print The table imported now refuses text that is not UTF-8.
