@@ -13,8 +13,8 @@ PIC     := -fPIC -fvisibility=hidden
 BUILD   ?= build
 SHELL   := /bin/bash
 
-CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c
-CORE_HDR := core/utf8.h core/impl.h
+CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c core/context.c
+CORE_HDR := core/utf8.h core/impl.h core/context.h
 
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.
@@ -57,8 +57,14 @@ $(BUILD)/test/core_test: test/core_test.c test/reference.c test/reference.h $(CO
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore -Itest test/core_test.c test/reference.c $(CORE_OBJ) -o $@
 
+$(BUILD)/test/context_test: test/context_test.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore test/context_test.c $(CORE_OBJ) -o $@
+
+TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/context_test
+
 test: deps
-	$(MAKE) --no-print-directory all $(BUILD)/test/core_test
+	$(MAKE) --no-print-directory all $(TEST_BINS)
 	@bash test/run-all.sh $(BUILD)
 
 # The same suite with AddressSanitizer and UndefinedBehaviorSanitizer: the
@@ -66,8 +72,9 @@ test: deps
 # the runtimes preloaded (tclsh itself is not built with them).
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan: deps
+	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory BUILD=build-asan SO=build-asan/utf8ext.so CC=gcc \
-	  CFLAGS="$(SAN_FLAGS)" build-asan/utf8ext.so build-asan/test/core_test
+	  CFLAGS="$(SAN_FLAGS)" build-asan/utf8ext.so build-asan/test/core_test build-asan/test/context_test
 	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  CORE_TEST_ARGS=--quick SIMD_TEST_ARGS=--quick UTF8EXT_LIB=build-asan/utf8ext \
 	  SAN_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \

@@ -179,6 +179,13 @@ static void validFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   const unsigned char *z;
   sqlite3_int64 n;
   (void)argc;
+  switch( sqlite3_value_type(argv[0]) ){
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT:
+      /* The text form of a number is ASCII: no need to make it. */
+      sqlite3_result_int(ctx, 1);
+      return;
+  }
   if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
   sqlite3_result_int(ctx, utf8_is_valid(z, (size_t)n));
 }

@@ -32,6 +32,7 @@ run_suite() {
 }
 
 run_suite core "$BUILD/test/core_test" ${CORE_TEST_ARGS:-}
+run_suite context "$BUILD/test/context_test" ${CORE_TEST_ARGS:-}
 if [ -x "$BUILD/test/simd_test" ]; then
   run_suite simd "$BUILD/test/simd_test" ${SIMD_TEST_ARGS:-}
 fi
