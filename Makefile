@@ -37,7 +37,22 @@ ifneq (,$(wildcard utf8ext_audit.c))
 endif
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(GLUE_SRC))
 
-SO      ?= utf8ext.so
+# ---- platform: the module's file name (ecosystem section) ---------------
+# SQLite's .load appends the platform's own suffix, so the module is
+# utf8ext.so on Linux and the BSDs, utf8ext.dylib on macOS and utf8ext.dll
+# on Windows (MinGW, also when cross-compiling). The compiler's target
+# decides, so "make CC=x86_64-w64-mingw32-gcc" names it right; uname is the
+# fallback for a compiler without -dumpmachine.
+TARGET_OS := $(or $(MACHINE),$(shell uname -s | tr A-Z a-z))
+ifneq (,$(findstring mingw,$(TARGET_OS))$(findstring cygwin,$(TARGET_OS))$(findstring msys,$(TARGET_OS)))
+  SO_EXT := .dll
+else ifneq (,$(findstring darwin,$(TARGET_OS))$(findstring apple,$(TARGET_OS)))
+  SO_EXT := .dylib
+else
+  SO_EXT := .so
+endif
+
+SO      ?= utf8ext$(SO_EXT)
 
 all: $(SO)
 
@@ -87,6 +102,119 @@ demo: deps
 	@bash sql/demo.sh
 
 clean:
-	rm -rf $(BUILD) build-asan utf8ext.so
+	rm -rf $(BUILD) build-asan utf8ext.so utf8ext.dylib utf8ext.dll
 
 .PHONY: all deps test test-asan demo clean
+
+# ==========================================================================
+# ---- ecosystem: static library, install, dist, embedding, cross builds ---
+# ==========================================================================
+#
+#   make static       ./libutf8ext.a, for programs that link utf8ext in
+#   make install      module, header, static library, pkg-config file, docs
+#                     and the sql/ scripts under PREFIX (default /usr/local);
+#                     DESTDIR stages the whole tree elsewhere
+#   make uninstall    removes what install put there
+#   make dist         utf8ext-VERSION.tar.gz: the tracked sources
+#   make cross        utf8ext.dll with mingw-w64; the aarch64 build, its core
+#                     tests run under qemu-aarch64
+#   make test-sqlite-versions   the embedding test against the SQLite
+#                     amalgamations shipped in npm packages, old and new
+#   make chart        bench/results.tsv drawn as bench/results.png (gnuplot)
+
+VERSION    := $(shell sed -n 's/.*define UTF8EXT_VERSION "\(.*\)".*/\1/p' utf8ext.h)
+STATIC     ?= libutf8ext.a
+PREFIX     ?= /usr/local
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MODULEDIR  ?= $(LIBDIR)/sqlite3
+DOCDIR     ?= $(PREFIX)/share/doc/utf8ext
+DATADIR    ?= $(PREFIX)/share/utf8ext
+INSTALL    ?= install
+
+static: $(STATIC)
+
+# The same objects as the module: hidden visibility only keeps names out of
+# a shared object's export table, a static link sees them all.
+$(STATIC): $(GLUE_OBJ) $(CORE_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+install: $(SO) $(STATIC)
+	$(INSTALL) -d $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(INCLUDEDIR) \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/sql
+	$(INSTALL) -m 644 $(SO) $(DESTDIR)$(MODULEDIR)/utf8ext$(SO_EXT)
+	$(INSTALL) -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libutf8ext.a
+	$(INSTALL) -m 644 utf8ext.h $(DESTDIR)$(INCLUDEDIR)/utf8ext.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@MODULEDIR@|$(MODULEDIR)|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' utf8ext.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/utf8ext.pc
+	$(INSTALL) -m 644 README.md CHANGELOG.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 644 sql/*.sql $(DESTDIR)$(DATADIR)/sql/
+
+uninstall:
+	rm -f $(DESTDIR)$(MODULEDIR)/utf8ext$(SO_EXT) $(DESTDIR)$(LIBDIR)/libutf8ext.a \
+	  $(DESTDIR)$(INCLUDEDIR)/utf8ext.h $(DESTDIR)$(LIBDIR)/pkgconfig/utf8ext.pc
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)
+	-rmdir $(DESTDIR)$(MODULEDIR) 2>/dev/null
+
+dist:
+	@bash tools/dist.sh $(VERSION)
+
+# The embedding test: utf8ext linked in statically, Debian's libsqlite3
+# linked dynamically, registered with sqlite3_auto_extension.
+$(BUILD)/test/embed_test: test/embed_test.c utf8ext.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -I. test/embed_test.c $(STATIC) $(SQLITE_LIBS) -o $@
+
+SQLITE_LIBS ?= -lsqlite3
+TEST_BINS   += $(BUILD)/test/embed_test
+
+# ---- cross builds ----
+# A cross compiler searches its own sysroot, not /usr/include, so it gets a
+# directory holding only SQLite's two headers (they are the same on every
+# target). Packages: tools/install-deps.sh cross.
+MINGW      ?= x86_64-w64-mingw32
+AARCH64    ?= aarch64-linux-gnu
+SQLITE_INC ?= /usr/include
+QEMU_AARCH64 ?= qemu-aarch64 -L /usr/$(AARCH64)
+
+build-%/include/sqlite3ext.h: $(SQLITE_INC)/sqlite3ext.h $(SQLITE_INC)/sqlite3.h
+	@mkdir -p $(dir $@)
+	cp $^ $(dir $@)
+
+cross: cross-windows cross-aarch64
+
+cross-deps:
+	@bash tools/install-deps.sh cross
+
+cross-windows: cross-deps build-mingw/include/sqlite3ext.h
+	$(MAKE) --no-print-directory CC=$(MINGW)-gcc AR=$(MINGW)-ar BUILD=build-mingw \
+	  SO=build-mingw/utf8ext.dll STATIC=build-mingw/libutf8ext.a \
+	  CFLAGS="$(CFLAGS) -isystem build-mingw/include" build-mingw/utf8ext.dll build-mingw/libutf8ext.a
+	@bash test/cross-check.sh dll build-mingw/utf8ext.dll $(MINGW)-objdump
+
+AARCH64_TESTS := build-aarch64/test/core_test build-aarch64/test/context_test \
+                 $(if $(wildcard test/simd_test.c),build-aarch64/test/simd_test)
+cross-aarch64: cross-deps build-aarch64/include/sqlite3ext.h
+	$(MAKE) --no-print-directory CC=$(AARCH64)-gcc AR=$(AARCH64)-ar BUILD=build-aarch64 \
+	  SO=build-aarch64/utf8ext.so STATIC=build-aarch64/libutf8ext.a \
+	  CFLAGS="$(CFLAGS) -isystem build-aarch64/include" \
+	  build-aarch64/utf8ext.so build-aarch64/libutf8ext.a $(AARCH64_TESTS)
+	@bash test/cross-check.sh so build-aarch64/utf8ext.so $(AARCH64)-objdump
+	@QEMU="$(QEMU_AARCH64)" bash test/cross-check.sh run $(AARCH64_TESTS)
+
+# ---- other SQLite versions ----
+test-sqlite-versions: all
+	@bash test/sqlite-versions.sh
+
+# ---- the benchmark's chart ----
+chart:
+	@bash bench/chart.sh bench/results.tsv bench/results.png
+
+clean: clean-eco
+clean-eco:
+	rm -rf build-mingw build-aarch64 build-sqlite libutf8ext.a utf8ext-*.tar.gz
+
+.PHONY: static install uninstall dist cross cross-deps cross-windows cross-aarch64 \
+        test-sqlite-versions chart clean-eco

@@ -7,6 +7,12 @@
 #ifndef UTF8EXT_GLUE_H
 #define UTF8EXT_GLUE_H
 
+/*
+** SQLITE_EXTENSION_INIT1 defines a global named sqlite3_api. Every loadable
+** extension has one, so two extensions linked statically into one program
+** would clash: ours gets a name of its own.
+*/
+#define sqlite3_api utf8ext_sqlite3_api
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
 

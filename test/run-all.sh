@@ -53,9 +53,29 @@ if [ -x "$BUILD/test/simd_test" ]; then
   run_suite simd "$BUILD/test/simd_test" ${SIMD_TEST_ARGS:-}
 fi
 
+# The embedding test (libutf8ext.a with Debian's libsqlite3), when built.
+if [ -x "$BUILD/test/embed_test" ]; then
+  run_suite embed "$BUILD/test/embed_test"
+fi
+
 # SAN_PRELOAD: sanitizer runtimes that tclsh needs to load a sanitized module.
 tclsh_env=()
 if [ -n "${SAN_PRELOAD:-}" ]; then tclsh_env=(LD_PRELOAD="$SAN_PRELOAD"); fi
+# Bindings beyond Tcl: Debian's Python (its sqlite3 module loads extensions).
+if [ -x /usr/bin/python3 ]; then
+  run_suite python env "${tclsh_env[@]}" /usr/bin/python3 test/python_test.py
+fi
+# Install, dist and the static library's names, on a staged install.
+# Node.js through better-sqlite3, built from source once (test/node_test.sh).
+if [ -z "${SAN_PRELOAD:-}" ]; then
+  run_suite install bash test/install_test.sh
+  if command -v node >/dev/null && command -v npm >/dev/null; then
+    run_suite node bash test/node_test.sh "$BUILD"
+    # SQLite 3.26 to 3.53, from amalgamations in npm packages.
+    run_suite sqlite-versions bash test/sqlite-versions.sh
+  fi
+fi
+
 for impl in "${impls[@]}"; do
   for t in test/*.test; do
     run_suite "$(basename "$t" .test) [$impl]" \
