@@ -19,15 +19,15 @@ CORE_HDR := core/utf8.h core/impl.h core/context.h
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.
 MACHINE := $(shell $(CC) -dumpmachine)
-ifneq (,$(and $(filter x86_64%,$(MACHINE)),$(wildcard core/simd_avx2.c)))
+ifneq (,$(filter x86_64%,$(MACHINE)))
   CORE_DEFS += -DUTF8EXT_HAVE_X86
   CORE_SRC  += core/simd_sse4.c core/simd_avx2.c core/simd_avx512.c core/cpu_x86.c
 endif
-ifneq (,$(and $(filter aarch64%,$(MACHINE)),$(wildcard core/simd_neon.c)))
+ifneq (,$(filter aarch64%,$(MACHINE)))
   CORE_DEFS += -DUTF8EXT_HAVE_NEON
   CORE_SRC  += core/simd_neon.c
 endif
-CORE_HDR += $(wildcard core/simd_*.h)
+CORE_HDR += core/simd_kl.h core/simd_x86.h
 
 CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC))
 GLUE_SRC := utf8ext.c utf8ext_codepoints.c
@@ -56,6 +56,11 @@ SO      ?= utf8ext$(SO_EXT)
 
 all: $(SO)
 
+# The core needs no SQLite header; the glue needs both.
+$(BUILD)/core/%.o: core/%.c $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -c $< -o $@
+
 $(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h utf8ext_glue.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -c $< -o $@
@@ -76,7 +81,13 @@ $(BUILD)/test/context_test: test/context_test.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore test/context_test.c $(CORE_OBJ) -o $@
 
-TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/context_test
+# Every SIMD path the CPU runs against the scalar core and an RFC 3629
+# reference. --quick (or a number, scaling the iterations) for sanitizers.
+$(BUILD)/test/simd_test: test/simd_test.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore test/simd_test.c $(CORE_OBJ) -o $@
+
+TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/context_test $(BUILD)/test/simd_test
 
 test: deps
 	$(MAKE) --no-print-directory all $(TEST_BINS)
@@ -89,7 +100,8 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 test-asan: deps
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory BUILD=build-asan SO=build-asan/utf8ext.so CC=gcc \
-	  CFLAGS="$(SAN_FLAGS)" build-asan/utf8ext.so build-asan/test/core_test build-asan/test/context_test
+	  CFLAGS="$(SAN_FLAGS)" build-asan/utf8ext.so build-asan/test/core_test build-asan/test/context_test \
+	  build-asan/test/simd_test
 	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  CORE_TEST_ARGS=--quick SIMD_TEST_ARGS=--quick UTF8EXT_LIB=build-asan/utf8ext \
 	  SAN_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
@@ -101,10 +113,23 @@ demo: deps
 	$(MAKE) --no-print-directory all
 	@bash sql/demo.sh
 
+# ---- benchmark ----------------------------------------------------------
+
+# Timing only, no assertions: the C harness (validators, repair), then the
+# SQL-level figures in the sqlite3 shell.
+BENCH_SRC := bench/bench.c bench/naive.c
+$(BUILD)/bench/bench: $(BENCH_SRC) bench/naive.h $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore -Ibench $(BENCH_SRC) $(CORE_OBJ) -o $@
+
+bench: all $(BUILD)/bench/bench
+	$(BUILD)/bench/bench
+	@if [ -f bench/sql_bench.py ]; then python3 bench/sql_bench.py; fi
+
 clean:
 	rm -rf $(BUILD) build-asan utf8ext.so utf8ext.dylib utf8ext.dll
 
-.PHONY: all deps test test-asan demo clean
+.PHONY: all deps test test-asan demo bench clean
 
 # ==========================================================================
 # ---- ecosystem: static library, install, dist, embedding, cross builds ---

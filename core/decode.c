@@ -114,33 +114,35 @@ size_t utf8_find_error_scalar(const unsigned char *s, size_t n){
   return n;
 }
 
-/*
-** Back up from s[from] to the character boundary at or before it: the
-** last byte in s[from-3..from] that is no continuation byte. When all
-** four are continuations the three before from end a 4-byte character,
-** so from itself is a boundary.
-*/
-size_t utf8_find_error_from(const unsigned char *s, size_t n, size_t from){
-  size_t start = from;
-  size_t lo = from>=3 ? from-3 : 0;
-  size_t p = from;
-  for(;;){
-    if( p<n && (s[p] & 0xC0)!=0x80 ){ start = p; break; }
-    if( p==lo ) break;
-    p--;
-  }
-  return start + utf8_find_error_scalar(s+start, n-start);
-}
-
 int utf8_is_valid(const unsigned char *s, size_t n){
   return utf8_find_error(s, n)==n;
 }
 
-/* Characters in a well-formed stretch: the bytes that are no continuation. */
+/*
+** Characters in a well-formed stretch: the bytes that are no continuation
+** byte. Eight bytes at a time: a continuation byte (10xxxxxx) is one with
+** bit 7 set and bit 6 clear, which (w & ~(w<<1)) leaves in bit 7; those
+** bits land in eight byte-wide counters, emptied into 16-bit sums every
+** 255 words, before a counter could overflow.
+*/
 static size_t count_chars_valid(const unsigned char *s, size_t n){
-  size_t i, c = 0;
-  for(i=0; i<n; i++) c += (s[i] & 0xC0)!=0x80;
-  return c;
+  const uint64_t ones = 0x0101010101010101ull;
+  const uint64_t even_bytes = 0x00FF00FF00FF00FFull;
+  size_t i = 0, conts = 0;
+  while( n-i>=8 ){
+    uint64_t lanes = 0;       /* continuation bytes seen, per byte position */
+    size_t words = (n-i)/8, k;
+    if( words>255 ) words = 255;
+    for(k=0; k<words; k++, i+=8){
+      uint64_t w;
+      memcpy(&w, s+i, 8);
+      lanes += ((w & ~(w<<1)) >> 7) & ones;
+    }
+    lanes = (lanes & even_bytes) + ((lanes>>8) & even_bytes);  /* 4 x 16 bits */
+    conts += (size_t)((lanes * 0x0001000100010001ull) >> 48);
+  }
+  for(; i<n; i++) conts += (s[i] & 0xC0)==0x80;
+  return n - conts;
 }
 
 size_t utf8_count_units(const unsigned char *s, size_t n){

@@ -4,10 +4,10 @@
 ** the tests and benchmark, which run every implementation side by side.
 **
 ** An implementation answers one question, exactly: the offset of the first
-** ill-formed unit, or n when there is none. A SIMD implementation only
-** learns that some block is bad; it then restarts the scalar core just
-** before that block (utf8_find_error_from), so its answer is the scalar
-** answer, found in time proportional to the distance to the error.
+** ill-formed unit, or n when there is none. A SIMD implementation learns
+** which byte is first found wrong; a look at most three bytes back from it
+** (core/simd_kl.h) gives the scalar answer, at a cost that does not grow
+** with the length of the value.
 */
 #ifndef UTF8EXT_CORE_IMPL_H
 #define UTF8EXT_CORE_IMPL_H
@@ -26,15 +26,6 @@ typedef struct utf8_impl {
 size_t utf8_find_error_scalar(const unsigned char *s, size_t n);
 
 /*
-** The scalar core restarted at s[from], where from is at most n and the
-** bytes before the last 3 of s[0..from) are known to be well-formed and to
-** end on a character boundary (what a SIMD path knows of the blocks it has
-** passed). It backs up to the character boundary at or before from and
-** continues from there.
-*/
-size_t utf8_find_error_from(const unsigned char *s, size_t n, size_t from);
-
-/*
 ** Every implementation compiled into this build, best first, ending with
 ** the scalar one; *count receives how many. The dispatcher takes the
 ** first the CPU supports.
@@ -43,5 +34,13 @@ const utf8_impl *const *utf8_impl_list(size_t *count);
 
 /* The implementation called name, or NULL when there is none. */
 const utf8_impl *utf8_impl_find(const char *name);
+
+#if defined(UTF8EXT_HAVE_X86)
+/* core/cpu_x86.c: 1 when the CPU has the instructions and the OS saves
+** the registers they use. */
+int utf8_cpu_has_sse4(void);        /* SSSE3, SSE4.1, SSE4.2 */
+int utf8_cpu_has_avx2(void);        /* AVX2, YMM state saved */
+int utf8_cpu_has_avx512(void);      /* AVX-512 F+BW, ZMM and k state saved */
+#endif
 
 #endif /* UTF8EXT_CORE_IMPL_H */

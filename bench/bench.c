@@ -1,0 +1,391 @@
+/*
+** bench/bench.c - how fast the engine validates and repairs, next to a
+** plain transcription of RFC 3629 (bench/naive.c), glibc's iconv and
+** memchr, and Python's bytes.decode('utf-8', 'replace').
+**
+**     bench        print the tables (make bench runs it, then the SQL-level
+**                  figures of bench/sql_bench.py)
+**
+** VALIDATION TABLES, one per input shape: a 1 MiB value, and arrays of
+** 4096 strings of 16, 64 and 256 bytes (one call per string, so the
+** per-call cost shows). Columns are corpora: ASCII, Latin (~20% 2-byte
+** characters), CJK (~90% 3-byte), emoji (mostly 4-byte), mixed (1- to
+** 4-byte characters alike) and mixed with its last byte bad. Rows are every
+** validator compiled in and supported here (by utf8_impl_list), naive,
+** iconv UTF-8 to UTF-8, and memchr for a byte the input lacks (0xFF, never
+** in UTF-8): the rate at which this machine can merely read the bytes.
+**
+** Every row of one table is measured interleaved: each of REPS rounds
+** times one batch of each row in turn, and a row's figure is the median
+** of its rounds, so a slow patch of the machine hits all rows alike.
+**
+** REPAIR TABLE: utf8_fix (subpart rule, U+FFFD) and utf8_count_units on
+** 1 MiB of each valid corpus and of mixed text with 1% of its bytes made
+** bad, next to memcpy and next to Python timed on the same bytes (the
+** corpus is written to a temporary file, python3 times the decode with
+** time.perf_counter in a subprocess and prints its median).
+**
+** Nothing is asserted: this prints figures, the tests check answers.
+*/
+#include "utf8.h"
+#include "impl.h"
+#include "naive.h"
+
+#include <iconv.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIB (1024*1024)
+#define N_STRINGS 4096        /* strings per short-string array */
+#define REPS 21               /* interleaved rounds per table */
+#define BATCH_NS 1500000.0    /* aim for batches of about 1.5 ms */
+
+/* ---- corpora -------------------------------------------------------- */
+
+static uint64_t rng_state = 0x243F6A8885A308D3ull;
+
+/* xorshift64*: the same corpora on every run. */
+static uint64_t rnd(void){
+  rng_state ^= rng_state>>12;
+  rng_state ^= rng_state<<25;
+  rng_state ^= rng_state>>27;
+  return rng_state*0x2545F4914F6CDD1Dull;
+}
+static uint32_t rnd_in(uint32_t lo, uint32_t hi){ return lo + (uint32_t)(rnd()%(hi-lo+1)); }
+
+typedef enum corpus_kind { C_ASCII, C_LATIN, C_CJK, C_EMOJI, C_MIXED, C_BAD_END, N_CORPORA } corpus_kind;
+static const char *const corpus_names[N_CORPORA] = {
+  "ASCII", "Latin", "CJK", "emoji", "mixed", "mixed+bad"
+};
+
+/* One character of the corpus's kind, as a scalar value. */
+static uint32_t corpus_char(corpus_kind kind){
+  unsigned r = (unsigned)(rnd()%100);
+  uint32_t cp;
+  switch( kind ){
+    case C_ASCII: return r<15 ? ' ' : rnd_in('a', 'z');
+    case C_LATIN: return r<20 ? rnd_in(0xC0, 0x17F) : r<32 ? ' ' : rnd_in('a', 'z');
+    case C_CJK:   return r<90 ? rnd_in(0x4E00, 0x9FFF) : r<95 ? ' ' : rnd_in('0', '9');
+    case C_EMOJI: return r<85 ? rnd_in(0x1F300, 0x1FAFF) : r<93 ? ' ' : rnd_in(0x2600, 0x26FF);
+    default:
+      switch( r%4 ){
+        case 0:  return rnd_in(0x20, 0x7E);
+        case 1:  return rnd_in(0x80, 0x7FF);
+        case 2:  do cp = rnd_in(0x800, 0xFFFF); while( cp>=0xD800 && cp<=0xDFFF ); return cp;
+        default: return rnd_in(0x10000, 0x10FFFF);
+      }
+  }
+}
+
+/*
+** Exactly n bytes of the corpus (ASCII fills the last bytes when a
+** character would not fit). C_BAD_END is mixed text whose last byte is
+** C0, which can't appear in UTF-8: the answer is n-1, reason "overlong".
+*/
+static void corpus_fill(corpus_kind kind, unsigned char *s, size_t n){
+  size_t i = 0;
+  size_t end = kind==C_BAD_END && n ? n-1 : n;
+  while( i<end ){
+    unsigned char buf[4];
+    size_t len = utf8_encode_scalar(corpus_char(kind), buf);
+    if( i+len>end ){ s[i++] = 'x'; continue; }
+    memcpy(s+i, buf, len);
+    i += len;
+  }
+  if( end<n ) s[end] = 0xC0;
+}
+
+/*
+** count strings of len bytes back to back at s, the same bytes on every
+** run (each corpus has its own seed).
+*/
+static void corpus_array(corpus_kind kind, unsigned char *s, size_t len, size_t count){
+  size_t k;
+  rng_state = 0x243F6A8885A308D3ull + (uint64_t)kind;
+  for(k=0; k<count; k++) corpus_fill(kind, s+k*len, len);
+}
+
+/* Make about 1% of the bytes of s bad: a lone continuation, C0 or F5. */
+static void corpus_dirty(unsigned char *s, size_t n){
+  static const unsigned char bad[] = { 0x80, 0xBF, 0xC0, 0xF5 };
+  size_t k;
+  for(k=0; k<n/100; k++) s[rnd()%n] = bad[rnd()%sizeof(bad)];
+}
+
+/* ---- the rows ------------------------------------------------------- */
+
+typedef size_t (*row_fn)(const unsigned char *s, size_t n);
+
+static iconv_t iconv_cd;
+static unsigned char *iconv_out;
+
+/* glibc's iconv from UTF-8 to UTF-8: it decodes and checks every byte. */
+static size_t iconv_row(const unsigned char *s, size_t n){
+  char *in = (char*)s, *out = (char*)iconv_out;
+  size_t in_left = n, out_left = MIB+64;
+  if( iconv(iconv_cd, &in, &in_left, &out, &out_left)==(size_t)-1 ){
+    iconv(iconv_cd, 0, 0, 0, 0);
+    return n-in_left;
+  }
+  return n;
+}
+
+/* memchr for a byte UTF-8 never holds: reads every byte, judges none. */
+static size_t memchr_row(const unsigned char *s, size_t n){
+  const unsigned char *p = memchr(s, 0xFF, n);
+  return p ? (size_t)(p-s) : n;
+}
+
+typedef struct row {
+  char name[24];
+  row_fn fn;
+} row;
+
+static row rows[16];
+static int n_rows, naive_row, memchr_row_at;
+
+static void add_row(const char *name, row_fn fn){
+  snprintf(rows[n_rows].name, sizeof(rows[n_rows].name), "%s", name);
+  rows[n_rows].fn = fn;
+  n_rows++;
+}
+
+/* Our implementations that run here, then the three references. */
+static void collect_rows(void){
+  size_t count, i;
+  const utf8_impl *const *list = utf8_impl_list(&count);
+  for(i=0; i<count; i++){
+    if( list[i]->cpu_supports() ) add_row(list[i]->name, list[i]->find_error);
+  }
+  naive_row = n_rows;
+  add_row("naive RFC 3629", naive_find_error);
+  add_row("iconv", iconv_row);
+  memchr_row_at = n_rows;
+  add_row("memchr", memchr_row);
+}
+
+/* ---- timing --------------------------------------------------------- */
+
+static double now_ns(void){
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec*1e9 + (double)t.tv_nsec;
+}
+
+static volatile size_t sink;  /* keeps the answers alive */
+
+/*
+** One pass: fn over each of the count strings of length len at s (one
+** string when count is 1). Returns the nanoseconds it took.
+*/
+static double time_pass(row_fn fn, const unsigned char *s, size_t len,
+                        size_t count, long passes){
+  double t0 = now_ns();
+  size_t acc = 0, k;
+  long p;
+  for(p=0; p<passes; p++){
+    for(k=0; k<count; k++) acc += fn(s+k*len, len);
+  }
+  sink = acc;
+  return now_ns()-t0;
+}
+
+static int cmp_double(const void *a, const void *b){
+  double x = *(const double*)a, y = *(const double*)b;
+  return x<y ? -1 : x>y;
+}
+
+static double median(double *v, int n){
+  qsort(v, (size_t)n, sizeof(double), cmp_double);
+  return v[n/2];
+}
+
+/*
+** Median nanoseconds per pass of each row over one corpus, measured in
+** REPS interleaved rounds; result[r] for row r.
+*/
+static void measure(const unsigned char *s, size_t len, size_t count, double *result){
+  long passes[16];
+  double samples[16][REPS];
+  int r, rep;
+  for(r=0; r<n_rows; r++){
+    double t = time_pass(rows[r].fn, s, len, count, 1);   /* warm, and calibrate */
+    t = time_pass(rows[r].fn, s, len, count, 1);
+    passes[r] = t>=BATCH_NS ? 1 : (long)(BATCH_NS/(t>1 ? t : 1));
+  }
+  for(rep=0; rep<REPS; rep++){
+    for(r=0; r<n_rows; r++){
+      samples[r][rep] = time_pass(rows[r].fn, s, len, count, passes[r])/(double)passes[r];
+    }
+  }
+  for(r=0; r<n_rows; r++) result[r] = median(samples[r], REPS);
+}
+
+/* ---- the validation tables ------------------------------------------ */
+
+/*
+** One table: len-byte strings, count of them (count 1: one value). Prints
+** GB/s (and ns per call for short strings), then each row's ratio to
+** naive and to memchr.
+*/
+static void validation_table(const char *title, size_t len, size_t count,
+                             unsigned char *buf){
+  double ns[N_CORPORA][16];
+  int c, r;
+  for(c=0; c<N_CORPORA; c++){
+    corpus_array((corpus_kind)c, buf, len, count);
+    measure(buf, len, count, ns[c]);
+  }
+
+  printf("\n== %s: %s ==\n", title, count>1 ? "GB/s, ns per call" : "GB/s");
+  printf("%-16s", "");
+  for(c=0; c<N_CORPORA; c++) printf("%16s", corpus_names[c]);
+  printf("\n");
+  for(r=0; r<n_rows; r++){
+    printf("%-16s", rows[r].name);
+    for(c=0; c<N_CORPORA; c++){
+      double gbs = (double)(len*count)/ns[c][r];
+      if( count>1 ) printf("%8.2f %5.1fns", gbs, ns[c][r]/(double)count);
+      else printf("%16.2f", gbs);
+    }
+    printf("\n");
+  }
+  printf("-- %s: speed as a multiple of naive / as a fraction of memchr --\n", title);
+  for(r=0; r<n_rows; r++){
+    printf("%-16s", rows[r].name);
+    for(c=0; c<N_CORPORA; c++){
+      printf("%8.1fx %5.2f ", ns[c][naive_row]/ns[c][r], ns[c][memchr_row_at]/ns[c][r]);
+    }
+    printf("\n");
+  }
+  fflush(stdout);
+}
+
+/* ---- the repair table ----------------------------------------------- */
+
+static unsigned char *fix_out;
+
+static size_t fix_row(const unsigned char *s, size_t n){
+  return utf8_fix(s, n, (const unsigned char*)"\xEF\xBF\xBD", 3, UTF8_FIX_SUBPART, fix_out);
+}
+static size_t count_row(const unsigned char *s, size_t n){
+  return utf8_count_units(s, n);
+}
+static size_t memcpy_row(const unsigned char *s, size_t n){
+  memcpy(fix_out, s, n);
+  return n;
+}
+
+/* Write s[0..n) to a new file named by the mkstemp template path. */
+static int write_temp(char *path, const unsigned char *s, size_t n){
+  int fd = mkstemp(path);
+  FILE *f;
+  if( fd<0 ) return 1;
+  f = fdopen(fd, "wb");
+  if( !f ){ close(fd); unlink(path); return 1; }
+  if( fwrite(s, 1, n, f)!=n ){ fclose(f); unlink(path); return 1; }
+  fclose(f);
+  return 0;
+}
+
+/*
+** Python's median seconds for bytes.decode('utf-8','replace').encode()
+** of s[0..n), or a negative number when python3 can't be run.
+*/
+static double python_fix_seconds(const unsigned char *s, size_t n){
+  static const char *script =
+    "import sys,time\n"
+    "b=open(sys.argv[1],'rb').read()\n"
+    "t=[]\n"
+    "for i in range(int(sys.argv[2])):\n"
+    "  a=time.perf_counter(); b.decode('utf-8','replace').encode(); t.append(time.perf_counter()-a)\n"
+    "t.sort(); print(t[len(t)//2])\n";
+  char data[] = "/tmp/utf8ext-bench-data-XXXXXX";
+  char code[] = "/tmp/utf8ext-bench-code-XXXXXX";
+  char cmd[256];
+  double seconds = -1;
+  FILE *p;
+  if( write_temp(data, s, n) ) return -1;
+  if( write_temp(code, (const unsigned char*)script, strlen(script))==0 ){
+    snprintf(cmd, sizeof(cmd), "python3 %s %s 11 2>/dev/null", code, data);
+    p = popen(cmd, "r");
+    if( p ){
+      if( fscanf(p, "%lf", &seconds)!=1 ) seconds = -1;
+      pclose(p);
+    }
+    unlink(code);
+  }
+  unlink(data);
+  return seconds;
+}
+
+static void repair_table(unsigned char *buf){
+  static const corpus_kind kinds[] = { C_ASCII, C_LATIN, C_CJK, C_EMOJI, C_MIXED, C_MIXED };
+  static const char *const names[] = { "ASCII", "Latin", "CJK", "emoji", "mixed", "mixed 1% bad" };
+  enum { N = sizeof(kinds)/sizeof(kinds[0]) };
+  double ns[N][16], py[N];
+  row saved[16];
+  int saved_n = n_rows, c, r;
+
+  memcpy(saved, rows, sizeof(rows));
+  n_rows = 0;
+  add_row("utf8_fix", fix_row);
+  add_row("utf8_count_units", count_row);
+  add_row("memcpy", memcpy_row);
+  for(c=0; c<N; c++){
+    corpus_array(kinds[c], buf, MIB, 1);
+    if( c==N-1 ) corpus_dirty(buf, MIB);
+    measure(buf, MIB, 1, ns[c]);
+    py[c] = python_fix_seconds(buf, MIB);
+  }
+
+  printf("\n== repair, 1 MiB: GB/s (utf8_fix: subpart rule, U+FFFD) ==\n");
+  printf("%-28s", "");
+  for(c=0; c<N; c++) printf("%13s", names[c]);
+  printf("\n");
+  for(r=0; r<n_rows; r++){
+    printf("%-28s", rows[r].name);
+    for(c=0; c<N; c++) printf("%13.2f", (double)MIB/ns[c][r]);
+    printf("\n");
+  }
+  printf("%-28s", "python decode(replace).encode");
+  for(c=0; c<N; c++){
+    if( py[c]>0 ) printf("%13.3f", (double)MIB/(py[c]*1e9)); else printf("%13s", "n/a");
+  }
+  printf("\n%-28s", "utf8_fix / python");
+  for(c=0; c<N; c++){
+    if( py[c]>0 ) printf("%12.1fx", py[c]*1e9/ns[c][0]); else printf("%13s", "n/a");
+  }
+  printf("\n");
+  memcpy(rows, saved, sizeof(rows));
+  n_rows = saved_n;
+}
+
+int main(void){
+  unsigned char *buf = malloc(MIB+64);
+  iconv_out = malloc(MIB+64);
+  fix_out = malloc(3*MIB+64);
+  if( !buf || !iconv_out || !fix_out ) return 2;
+
+  iconv_cd = iconv_open("UTF-8", "UTF-8");
+  if( iconv_cd==(iconv_t)-1 ){ perror("iconv_open"); return 2; }
+  collect_rows();
+  printf("utf8ext bench: dispatch chose %s; median of %d interleaved rounds\n",
+         utf8_impl_name(), REPS);
+
+  validation_table("1 MiB value", MIB, 1, buf);
+  validation_table("4096 strings of 16 bytes", 16, N_STRINGS, buf);
+  validation_table("4096 strings of 64 bytes", 64, N_STRINGS, buf);
+  validation_table("4096 strings of 256 bytes", 256, N_STRINGS, buf);
+  repair_table(buf);
+
+  iconv_close(iconv_cd);
+  free(buf);
+  free(iconv_out);
+  free(fix_out);
+  return 0;
+}

@@ -1,0 +1,332 @@
+/*
+** core/simd_kl.h - the vector UTF-8 validator, written once over an
+** abstract vector of KL_BYTES bytes and included by each instruction-set
+** file (simd_sse4.c, simd_avx2.c, simd_avx512.c, simd_neon.c), which first
+** defines the vector type and the dozen small operations listed below.
+**
+** THE ALGORITHM (Keiser & Lemire, "Validating UTF-8 In Less Than One
+** Instruction Per Byte", 2021)
+**
+** Every error of UTF-8 shows in a window of at most four bytes. Most show
+** in two: a byte and the one before it. For each byte position we look up
+** three 16-entry tables - by the high nibble of the previous byte, by the
+** low nibble of the previous byte, and by the high nibble of this byte -
+** and AND the three results. Each bit of a table entry stands for one
+** error class (below); a class survives the AND only when all three
+** nibbles match its pattern, so one AND tests eight patterns at once.
+**
+** Two things a pair of bytes cannot tell: whether a continuation byte after
+** a continuation byte is legal (it is when it is the 3rd or 4th byte of a
+** sequence), and whether the input stops inside a sequence. For the first,
+** the tables flag every continuation-after-continuation (TWO_CONTS, bit 7)
+** and a separate test marks the bytes that must be 3rd or 4th bytes
+** (two bytes after E0-FF, or three after F0-FF); the XOR of the two is
+** an error where they disagree. For the second, the last three bytes of a
+** block are compared with the largest bytes that may end a complete
+** input (a lead can't be last, a 3/4-byte lead can't be second to last,
+** a 4-byte lead can't be third to last). Both need the previous block's
+** last bytes, which the loop carries along.
+**
+** EXACT ANSWERS
+**
+** The vector code flags bytes. All bytes before the first flagged one, k,
+** are a well-formed prefix but for a sequence that may still be open at
+** its end, and byte k is wrong where it stands. So the first ill-formed
+** unit is that open sequence if there is one, else byte k itself: a look
+** at most three bytes back (kl_exact) gives the offset the scalar
+** validator gives, in a few mask operations however long the value.
+** test/simd_test.c checks the two agree.
+**
+** The last block is loaded zero-padded (kl_load_partial, which never
+** reads past the end), so it runs the same code: the zeros are ASCII, and
+** a sequence cut short by the end fails against them as TOO_SHORT.
+**
+** WHAT THE INCLUDING FILE DEFINES
+**
+**   KL_BYTES          bytes per vector: 16, 32 or 64
+**   KL_TARGET         the function attribute that enables the instructions
+**   kl_vec            the vector type
+**   kl_load(p)        KL_BYTES bytes from p, unaligned
+**   kl_load_partial(p,r)  r bytes from p (0<r<=KL_BYTES), then zeros
+**   kl_zero(), kl_splat(b)
+**   kl_table(t)       the 16 bytes t[0..16) repeated in every 16-byte lane
+**   kl_lookup(t,i)    t[i] per byte, i in 0..15 (PSHUFB / TBL)
+**   kl_shr4(v)        each byte shifted right by 4
+**   kl_and, kl_or, kl_xor, kl_subs (unsigned saturating subtract)
+**   kl_prev1/2/3(v,p) v moved up 1/2/3 bytes, the gap filled from the
+**                     end of p (the previous block)
+**   kl_any(v)         1 when some byte is not zero
+**   kl_top_bits(v)    bit j set when byte j has its top bit set
+**   kl_nonzero_bits(v)  bit j set when byte j is not zero
+**   KL_PREV_LOADS     (optional) read the moved-up copies of a block from
+**                     memory rather than shuffle them (kl_block_errors_at)
+*/
+#ifndef UTF8EXT_CORE_SIMD_KL_H
+#define UTF8EXT_CORE_SIMD_KL_H
+
+#include "impl.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+** The error classes, one bit each. The pattern is "previous byte, this
+** byte"; _ is any bit. A class is looked up by three nibbles, so its
+** bit is set in the rows of each table that its pattern allows.
+*/
+#define KL_TOO_SHORT      0x01 /* 11______ 0_______ : lead, then no continuation */
+                               /* 11______ 11______ */
+#define KL_TOO_LONG       0x02 /* 0_______ 10______ : continuation after ASCII */
+#define KL_OVERLONG_3     0x04 /* 11100000 100_____ : E0 80-9F */
+#define KL_TOO_LARGE      0x08 /* 11110100 1001____ : F4 90-9F */
+                               /* 11110100 101_____ : F4 A0-BF */
+                               /* 11110101+ 1001____ / 101_____ : F5-FF 90-BF */
+#define KL_SURROGATE      0x10 /* 11101101 101_____ : ED A0-BF */
+#define KL_OVERLONG_2     0x20 /* 1100000_ 10______ : C0 or C1, then 80-BF */
+#define KL_TOO_LARGE_1000 0x40 /* 11110101+ 1000____ : F5-FF 80-8F */
+#define KL_OVERLONG_4     0x40 /* 11110000 1000____ : F0 80-8F */
+#define KL_TWO_CONTS      0x80 /* 10______ 10______ : legal only as 3rd/4th byte */
+
+/* The classes whose pattern says nothing of the previous byte's low nibble. */
+#define KL_ANY_LOW (KL_TOO_SHORT|KL_TOO_LONG|KL_TWO_CONTS)
+
+/* Looked up by the high nibble of the previous byte. */
+static const uint8_t kl_prev_high[16] = {
+  KL_TOO_LONG,                                  /* 0___ ASCII */
+  KL_TOO_LONG,                                  /* 0001 */
+  KL_TOO_LONG,                                  /* 0010 */
+  KL_TOO_LONG,                                  /* 0011 */
+  KL_TOO_LONG,                                  /* 0100 */
+  KL_TOO_LONG,                                  /* 0101 */
+  KL_TOO_LONG,                                  /* 0110 */
+  KL_TOO_LONG,                                  /* 0111 */
+  KL_TWO_CONTS,                                 /* 1000 continuation */
+  KL_TWO_CONTS,                                 /* 1001 continuation */
+  KL_TWO_CONTS,                                 /* 1010 continuation */
+  KL_TWO_CONTS,                                 /* 1011 continuation */
+  KL_TOO_SHORT|KL_OVERLONG_2,                   /* 1100 C0-CF: 2-byte lead */
+  KL_TOO_SHORT,                                 /* 1101 D0-DF: 2-byte lead */
+  KL_TOO_SHORT|KL_OVERLONG_3|KL_SURROGATE,      /* 1110 E0-EF: 3-byte lead */
+  KL_TOO_SHORT|KL_TOO_LARGE|KL_TOO_LARGE_1000|KL_OVERLONG_4, /* 1111 F0-FF */
+};
+
+/* Looked up by the low nibble of the previous byte. */
+static const uint8_t kl_prev_low[16] = {
+  KL_ANY_LOW|KL_OVERLONG_2|KL_OVERLONG_3|KL_OVERLONG_4, /* ____0000 C0 E0 F0 */
+  KL_ANY_LOW|KL_OVERLONG_2,                     /* ____0001 C1 */
+  KL_ANY_LOW,                                   /* ____0010 */
+  KL_ANY_LOW,                                   /* ____0011 */
+  KL_ANY_LOW|KL_TOO_LARGE,                      /* ____0100 F4 */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000,    /* ____0101 F5 */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000,    /* ____0110 F6 */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000,    /* ____0111 F7 */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000,    /* ____1000 F8 */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000,    /* ____1001 F9 */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000,    /* ____1010 FA */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000,    /* ____1011 FB */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000,    /* ____1100 FC */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000|KL_SURROGATE, /* ____1101 ED FD */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000,    /* ____1110 FE */
+  KL_ANY_LOW|KL_TOO_LARGE|KL_TOO_LARGE_1000,    /* ____1111 FF */
+};
+
+/* Looked up by the high nibble of this byte. */
+static const uint8_t kl_this_high[16] = {
+  KL_TOO_SHORT,                                 /* 0000 ASCII */
+  KL_TOO_SHORT,                                 /* 0001 */
+  KL_TOO_SHORT,                                 /* 0010 */
+  KL_TOO_SHORT,                                 /* 0011 */
+  KL_TOO_SHORT,                                 /* 0100 */
+  KL_TOO_SHORT,                                 /* 0101 */
+  KL_TOO_SHORT,                                 /* 0110 */
+  KL_TOO_SHORT,                                 /* 0111 */
+  KL_TOO_LONG|KL_TWO_CONTS|KL_OVERLONG_2|KL_OVERLONG_3
+    |KL_TOO_LARGE_1000|KL_OVERLONG_4,           /* 1000 80-8F */
+  KL_TOO_LONG|KL_TWO_CONTS|KL_OVERLONG_2|KL_OVERLONG_3
+    |KL_TOO_LARGE,                              /* 1001 90-9F */
+  KL_TOO_LONG|KL_TWO_CONTS|KL_OVERLONG_2|KL_SURROGATE
+    |KL_TOO_LARGE,                              /* 1010 A0-AF */
+  KL_TOO_LONG|KL_TWO_CONTS|KL_OVERLONG_2|KL_SURROGATE
+    |KL_TOO_LARGE,                              /* 1011 B0-BF */
+  KL_TOO_SHORT,                                 /* 1100 C0-CF: a lead */
+  KL_TOO_SHORT,                                 /* 1101 D0-DF: a lead */
+  KL_TOO_SHORT,                                 /* 1110 E0-EF: a lead */
+  KL_TOO_SHORT,                                 /* 1111 F0-FF: a lead */
+};
+
+/*
+** The largest byte that may stand at each of the last three places of a
+** complete input, in the last bytes of a 64-byte row (a narrower vector
+** loads the row's tail). Subtracting it with saturation leaves a non-zero
+** byte exactly where a sequence is still open.
+*/
+static const uint8_t kl_end_limits[64] = {
+  0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF, 0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,
+  0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF, 0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,
+  0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF, 0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,
+  0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF,0xFF, 0xFF,0xFF,0xFF,0xFF,0xFF,
+  0xEF,  /* third to last: no F0-FF, a 4-byte lead needs 3 more */
+  0xDF,  /* second to last: no E0-FF, a 3-byte lead needs 2 more */
+  0xBF   /* last: no C0-FF, every lead needs at least 1 more */
+};
+
+/*
+** The constants one block needs, built once per call.
+*/
+typedef struct kl_consts {
+  kl_vec prev_high, prev_low, this_high; /* the three tables */
+  kl_vec low_nibble;                     /* 0x0F in every byte */
+  kl_vec at_least_c0;   /* 0xC0-0x80: a saturating subtraction of it */
+  kl_vec at_least_e0;   /* leaves the top bit set for bytes C0-FF, and */
+  kl_vec at_least_f0;   /* likewise for E0-FF and F0-FF */
+  kl_vec top_bit;                        /* 0x80 in every byte */
+  kl_vec end_limits;                     /* kl_end_limits, last KL_BYTES */
+} kl_consts;
+
+static inline KL_TARGET kl_consts kl_consts_init(void){
+  kl_consts k;
+  k.prev_high = kl_table(kl_prev_high);
+  k.prev_low = kl_table(kl_prev_low);
+  k.this_high = kl_table(kl_this_high);
+  k.low_nibble = kl_splat(0x0F);
+  k.at_least_c0 = kl_splat(0xC0-0x80);
+  k.at_least_e0 = kl_splat(0xE0-0x80);
+  k.at_least_f0 = kl_splat(0xF0-0x80);
+  k.top_bit = kl_splat(0x80);
+  k.end_limits = kl_load(kl_end_limits + 64 - KL_BYTES);
+  return k;
+}
+
+/*
+** The error bytes of block in, given the same block moved up 1, 2 and 3
+** bytes (prev1..prev3, the gap filled from the block before): zero
+** everywhere when every byte pair is legal and every byte that must be a
+** 3rd or 4th byte of a sequence is one and vice versa.
+*/
+static inline KL_TARGET kl_vec kl_errors(const kl_consts *k, kl_vec in,
+                                         kl_vec prev1, kl_vec prev2, kl_vec prev3){
+  kl_vec by_prev_high = kl_lookup(k->prev_high, kl_shr4(prev1));
+  kl_vec by_prev_low = kl_lookup(k->prev_low, kl_and(prev1, k->low_nibble));
+  kl_vec by_this_high = kl_lookup(k->this_high, kl_shr4(in));
+  kl_vec pair_errors = kl_and(kl_and(by_prev_high, by_prev_low), by_this_high);
+  /*
+  ** A byte two after E0-FF is a 3rd byte, three after F0-FF a 4th: the
+  ** saturating subtraction leaves 0x80 or more exactly for those, so the
+  ** top bit marks the bytes that must follow a continuation byte. It
+  ** must agree with KL_TWO_CONTS, which is also the top bit.
+  */
+  kl_vec third = kl_subs(prev2, k->at_least_e0);
+  kl_vec fourth = kl_subs(prev3, k->at_least_f0);
+  kl_vec must_follow_cont = kl_and(kl_or(third, fourth), k->top_bit);
+  return kl_xor(must_follow_cont, pair_errors);
+}
+
+/* kl_errors of in, whose predecessor block was prev. */
+static inline KL_TARGET kl_vec kl_block_errors(const kl_consts *k,
+                                               kl_vec in, kl_vec prev){
+  return kl_errors(k, in, kl_prev1(in, prev), kl_prev2(in, prev), kl_prev3(in, prev));
+}
+
+/*
+** kl_errors of the full block in at p, which has 3 bytes before it, with
+** the moved copies read from memory. Where shuffles are the bottleneck
+** (they are for 64-byte vectors) three unaligned loads are cheaper than
+** moving bytes across lanes; a file that wants this defines KL_PREV_LOADS.
+*/
+static inline KL_TARGET kl_vec kl_block_errors_at(const kl_consts *k, kl_vec in,
+                                                  kl_vec prev, const unsigned char *p){
+#ifdef KL_PREV_LOADS
+  (void)prev;
+  return kl_errors(k, in, kl_load(p-1), kl_load(p-2), kl_load(p-3));
+#else
+  (void)p;
+  return kl_block_errors(k, in, prev);
+#endif
+}
+
+/* 1 when no byte of v has its top bit set. */
+static inline KL_TARGET int kl_is_ascii(kl_vec v){ return kl_top_bits(v)==0; }
+
+/* Non-zero at a lead byte that in's last bytes leave open. */
+static inline KL_TARGET kl_vec kl_open_at_end(const kl_consts *k, kl_vec in){
+  return kl_subs(in, k->end_limits);
+}
+
+/*
+** The offset of the first ill-formed unit, given the block in at s[at],
+** the block before it, and flags: a bit per byte of in, set where that
+** byte was found wrong (not zero). Let k be the first flagged byte.
+** Everything before it is well-formed save for a sequence that may be
+** open at its end, and byte k (or the end of the input) is wrong there.
+** If a lead byte 1, 2 or 3 places before k asks for bytes up to k or
+** beyond, that open sequence is the ill-formed unit (byte k can't continue
+** it, or is out of its allowed range); at most one can (two would have
+** been flagged before k). Otherwise every character before k is complete
+** and byte k is a stray continuation byte.
+**
+** The leads are found in the moved-up copies of the block, so the answer
+** costs a few mask operations once the flags are known, and no load that
+** waits on k. test/simd_test.c checks that it is the scalar validator's.
+*/
+static inline KL_TARGET size_t kl_exact(const kl_consts *k, size_t at,
+                                        kl_vec in, kl_vec prev, uint64_t flags){
+  uint64_t first = flags & (0-flags);                    /* k's bit */
+  uint64_t lead1 = kl_top_bits(kl_subs(kl_prev1(in, prev), k->at_least_c0));
+  uint64_t lead2 = kl_top_bits(kl_subs(kl_prev2(in, prev), k->at_least_e0));
+  uint64_t lead3 = kl_top_bits(kl_subs(kl_prev3(in, prev), k->at_least_f0));
+  size_t back = (size_t)((lead1 & first)!=0) + 2*(size_t)((lead2 & first)!=0)
+              + 3*(size_t)((lead3 & first)!=0);
+  return at + (size_t)__builtin_ctzll(flags) - back;
+}
+
+/*
+** The validator: the offset of the first ill-formed unit of s[0..n), or
+** n. ASCII runs are skipped four blocks at a time; other blocks go
+** through kl_errors with the previous block carried along. The
+** last block (1 to KL_BYTES bytes, zero-padded) also flags a sequence
+** open at the end, at its lead byte, so that every error of a short
+** value leaves by the same one test.
+*/
+static KL_TARGET size_t kl_find_error(const unsigned char *s, size_t n){
+  kl_consts k = kl_consts_init();
+  kl_vec prev = kl_zero();       /* the block before s+i (zeros: ASCII) */
+  kl_vec open = kl_zero();       /* non-zero if prev ends inside a sequence */
+  kl_vec in, err;
+  size_t i = 0;
+
+  if( n==0 ) return 0;
+  while( i+KL_BYTES<n ){
+    in = kl_load(s+i);
+    if( kl_is_ascii(in) ){
+      /* ASCII right after an open sequence is its missing continuation. */
+      if( kl_any(open) ) return kl_exact(&k, i, in, prev, 1);
+      i += KL_BYTES;
+      while( i+4*KL_BYTES<n ){
+        kl_vec any4 = kl_or(kl_or(kl_load(s+i), kl_load(s+i+KL_BYTES)),
+                            kl_or(kl_load(s+i+2*KL_BYTES), kl_load(s+i+3*KL_BYTES)));
+        if( !kl_is_ascii(any4) ) break;
+        i += 4*KL_BYTES;
+      }
+      prev = kl_zero();
+      open = kl_zero();
+      continue;
+    }
+    err = i ? kl_block_errors_at(&k, in, prev, s+i) : kl_block_errors(&k, in, prev);
+    if( kl_any(err) ) return kl_exact(&k, i, in, prev, kl_nonzero_bits(err));
+    open = kl_open_at_end(&k, in);
+    prev = in;
+    i += KL_BYTES;
+  }
+
+  /*
+  ** The last block. The end limits flag only leads that need more bytes
+  ** than the block holds after them, so they are open at the end however
+  ** short the block (the zero padding flags them too).
+  */
+  in = kl_load_partial(s+i, n-i);
+  err = kl_or(kl_block_errors(&k, in, prev), kl_open_at_end(&k, in));
+  if( kl_any(err) ) return kl_exact(&k, i, in, prev, kl_nonzero_bits(err));
+  return n;
+}
+
+#endif /* UTF8EXT_CORE_SIMD_KL_H */
