@@ -46,6 +46,7 @@ struct codepoints_cursor {
   sqlite3_int64 n;           /* bytes in z */
   int is_blob;               /* the input was a BLOB (for the input column) */
   sqlite3_int64 offset;      /* where the current unit starts */
+  sqlite3_int64 valid_end;   /* z[offset..valid_end) is known well-formed */
   sqlite3_int64 rowid;       /* 1 for the first unit, 2 for the next ... */
   utf8_unit unit;            /* the current unit; length 0 at the end */
 };
@@ -97,19 +98,24 @@ static int codepointsClose(sqlite3_vtab_cursor *cur){
 }
 
 /*
-** Decode the unit at pCur->offset, or mark the end (length 0).
+** Decode the unit at pCur->offset, or mark the end (length 0). The fast
+** validator finds how far the text is well-formed; inside that stretch a
+** character is decoded without checks, so a row costs a few instructions.
 */
 static void codepointsDecode(codepoints_cursor *pCur){
-  if( pCur->offset<pCur->n && pCur->z[pCur->offset]<0x80 ){
-    /* ASCII, the common case, without a call */
-    pCur->unit.codepoint = pCur->z[pCur->offset];
-    pCur->unit.length = 1;
-    pCur->unit.reason = UTF8_OK;
-  }else if( pCur->offset<pCur->n ){
-    pCur->unit = utf8_decode_unit(pCur->z + pCur->offset,
-                                  (size_t)(pCur->n - pCur->offset));
-  }else{
+  const unsigned char *z = pCur->z + pCur->offset;
+  size_t rest = (size_t)(pCur->n - pCur->offset);
+  if( pCur->offset>=pCur->n ){
     pCur->unit.length = 0;
+    return;
+  }
+  if( pCur->offset>=pCur->valid_end ){
+    pCur->valid_end = pCur->offset + (sqlite3_int64)utf8_find_error(z, rest);
+  }
+  if( pCur->offset<pCur->valid_end ){
+    pCur->unit = utf8_decode_valid(z);
+  }else{
+    pCur->unit = utf8_decode_unit(z, rest);
   }
 }
 
@@ -192,6 +198,7 @@ static int codepointsFilter(sqlite3_vtab_cursor *cur, int idxNum,
   pCur->z = 0;
   pCur->n = 0;
   pCur->offset = 0;
+  pCur->valid_end = 0;
   pCur->rowid = 1;
   if( idxNum==1 && argc>=1 ){
     rc = utf8ext_value_bytes(argv[0], &z, &n);

@@ -60,6 +60,33 @@ typedef struct utf8_unit {
 utf8_unit utf8_decode_unit(const unsigned char *s, size_t n);
 
 /*
+** Decode the character at s[0] of a stretch that utf8_find_error() has
+** already found well-formed: no range checks, so a caller stepping through
+** validated text pays only for the bits. Never call it on unchecked bytes.
+*/
+static inline utf8_unit utf8_decode_valid(const unsigned char *s){
+  utf8_unit u;
+  unsigned b0 = s[0];
+  u.reason = UTF8_OK;
+  if( b0<0x80 ){                       /* 0xxxxxxx */
+    u.codepoint = b0;
+    u.length = 1;
+  }else if( b0<0xE0 ){                 /* 110xxxxx 10xxxxxx */
+    u.codepoint = ((uint32_t)(b0 & 0x1F)<<6) | (s[1] & 0x3F);
+    u.length = 2;
+  }else if( b0<0xF0 ){                 /* 1110xxxx 10xxxxxx 10xxxxxx */
+    u.codepoint = ((uint32_t)(b0 & 0x0F)<<12) | ((uint32_t)(s[1] & 0x3F)<<6)
+                | (s[2] & 0x3F);
+    u.length = 3;
+  }else{                               /* 11110xxx and three 10xxxxxx */
+    u.codepoint = ((uint32_t)(b0 & 0x07)<<18) | ((uint32_t)(s[1] & 0x3F)<<12)
+                | ((uint32_t)(s[2] & 0x3F)<<6) | (s[3] & 0x3F);
+    u.length = 4;
+  }
+  return u;
+}
+
+/*
 ** Byte offset of the first ill-formed unit of s[0..n), or n when s is
 ** well-formed. Runs the fastest implementation this CPU supports (see
 ** core/dispatch.c); every implementation returns the same answer.
