@@ -102,7 +102,7 @@ static int codepointsClose(sqlite3_vtab_cursor *cur){
 ** validator finds how far the text is well-formed; inside that stretch a
 ** character is decoded without checks, so a row costs a few instructions.
 */
-static void codepointsDecode(codepoints_cursor *pCur){
+static inline void codepointsDecode(codepoints_cursor *pCur){
   const unsigned char *z = pCur->z + pCur->offset;
   size_t rest = (size_t)(pCur->n - pCur->offset);
   if( pCur->offset>=pCur->n ){
@@ -113,7 +113,7 @@ static void codepointsDecode(codepoints_cursor *pCur){
     pCur->valid_end = pCur->offset + (sqlite3_int64)utf8_find_error(z, rest);
   }
   if( pCur->offset<pCur->valid_end ){
-    pCur->unit = utf8_decode_valid(z);
+    pCur->unit = utf8_decode_valid_padded(z);   /* z has 4 bytes of padding */
   }else{
     pCur->unit = utf8_decode_unit(z, rest);
   }
@@ -206,9 +206,11 @@ static int codepointsFilter(sqlite3_vtab_cursor *cur, int idxNum,
     pCur->is_blob = sqlite3_value_type(argv[0])==SQLITE_BLOB;
   }
   if( rc>0 ){
-    pCur->z = sqlite3_malloc64((sqlite3_uint64)n + 1);
+    /* 4 zero bytes of padding for utf8_decode_valid_padded() */
+    pCur->z = sqlite3_malloc64((sqlite3_uint64)n + 4);
     if( pCur->z==0 ) return SQLITE_NOMEM;
     memcpy(pCur->z, z, (size_t)n);
+    memset(pCur->z + n, 0, 4);
     pCur->n = n;
   }
   codepointsDecode(pCur);

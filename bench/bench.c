@@ -232,6 +232,29 @@ static void measure(const unsigned char *s, size_t len, size_t count, double *re
 ** GB/s (and ns per call for short strings), then each row's ratio to
 ** naive and to memchr.
 */
+/*
+** When BENCH_TSV names a file, append the table's GB/s to it, one figure a
+** line (implementation, "implementation corpus", GB/s): the input of
+** bench/chart.sh, which draws the chart the README shows.
+*/
+static void write_tsv(const char *title, size_t len, size_t count,
+                      double ns[][16]){
+  const char *path = getenv("BENCH_TSV");
+  FILE *f;
+  int c, r;
+  if( path==0 || path[0]==0 ) return;
+  f = fopen(path, "a");
+  if( f==0 ) return;
+  fprintf(f, "# %s\n", title);
+  for(r=0; r<n_rows; r++){
+    for(c=0; c<N_CORPORA; c++){
+      fprintf(f, "%s\t%s %s\t%.2f\n", rows[r].name, rows[r].name,
+              corpus_names[c], (double)(len*count)/ns[c][r]);
+    }
+  }
+  fclose(f);
+}
+
 static void validation_table(const char *title, size_t len, size_t count,
                              unsigned char *buf){
   double ns[N_CORPORA][16];
@@ -263,6 +286,7 @@ static void validation_table(const char *title, size_t len, size_t count,
     printf("\n");
   }
   fflush(stdout);
+  if( count==1 ) write_tsv(title, len, count, ns);
 }
 
 /* ---- the repair table ----------------------------------------------- */

@@ -87,6 +87,32 @@ static inline utf8_unit utf8_decode_valid(const unsigned char *s){
 }
 
 /*
+** utf8_decode_valid() without branches, for callers stepping through long
+** validated text whose mix of 1- to 4-byte characters defeats branch
+** prediction. It reads s[0..4) whatever the length, so the caller's
+** buffer must have 3 readable bytes past the end of the text.
+*/
+static inline utf8_unit utf8_decode_valid_padded(const unsigned char *s){
+  /* bytes in the character, by the lead byte's high nibble (8-B are
+  ** continuation bytes, never a lead in well-formed text) */
+  static const uint8_t length_of[16] = {1,1,1,1,1,1,1,1, 1,1,1,1, 2,2,3,4};
+  /* the lead byte's payload bits, by length */
+  static const uint8_t lead_bits[5] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  utf8_unit u;
+  unsigned len = length_of[s[0]>>4];
+  /* All four bytes' payloads side by side, then shift off those that
+  ** belong to the next characters. */
+  uint32_t all = ((uint32_t)(s[0] & lead_bits[len])<<18)
+               | ((uint32_t)(s[1] & 0x3F)<<12)
+               | ((uint32_t)(s[2] & 0x3F)<<6)
+               | (uint32_t)(s[3] & 0x3F);
+  u.codepoint = all >> (6*(4-len));
+  u.length = (uint8_t)len;
+  u.reason = UTF8_OK;
+  return u;
+}
+
+/*
 ** Byte offset of the first ill-formed unit of s[0..n), or n when s is
 ** well-formed. Runs the fastest implementation this CPU supports (see
 ** core/dispatch.c); every implementation returns the same answer.

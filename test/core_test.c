@@ -398,11 +398,41 @@ static void test_random(long count){
   printf("core: %ld random strings of 4-16 bytes\n", i);
 }
 
+/*
+** The decoders for validated text, utf8_decode_valid() and its branchless
+** utf8_decode_valid_padded(), on every scalar value, followed by any byte.
+*/
+static void test_decode_valid(void){
+  uint32_t cp;
+  int ok = 1;
+  for(cp=0; cp<=0x10FFFF && ok; cp++){
+    unsigned char s[8];
+    size_t len;
+    utf8_unit a, b;
+    if( cp>=0xD800 && cp<=0xDFFF ) continue;
+    len = ref_encode(cp, s);
+    memset(s+len, (int)(cp*7 & 0xFF), sizeof(s)-len);   /* whatever follows */
+    a = utf8_decode_valid(s);
+    b = utf8_decode_valid_padded(s);
+    if( a.codepoint!=cp || a.length!=len || b.codepoint!=cp || b.length!=len
+     || a.reason!=UTF8_OK || b.reason!=UTF8_OK ){
+      char e[32], g[64];
+      snprintf(e, sizeof e, "U+%04X len %zu", (unsigned)cp, len);
+      snprintf(g, sizeof g, "U+%04X len %u / U+%04X len %u", (unsigned)a.codepoint,
+               a.length, (unsigned)b.codepoint, b.length);
+      fail("decode-valid", "utf8_decode_valid", s, len, e, g);
+      ok = 0;
+    }
+  }
+  if( ok ) pass();
+}
+
 int main(int argc, char **argv){
   int quick = argc>1 && strcmp(argv[1], "--quick")==0;
   test_vectors();
   test_rules();
   test_recode();
+  test_decode_valid();
   test_exhaustive(quick);
   test_random(quick ? 100000 : 1000000);
   printf("core (%s): %d passed, %d failed\n", utf8_impl_name(), n_pass, n_fail);
