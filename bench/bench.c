@@ -228,11 +228,6 @@ static void measure(const unsigned char *s, size_t len, size_t count, double *re
 /* ---- the validation tables ------------------------------------------ */
 
 /*
-** One table: len-byte strings, count of them (count 1: one value). Prints
-** GB/s (and ns per call for short strings), then each row's ratio to
-** naive and to memchr.
-*/
-/*
 ** When BENCH_TSV names a file, append the table's GB/s to it, one figure a
 ** line (implementation, "implementation corpus", GB/s): the input of
 ** bench/chart.sh, which draws the chart the README shows.
@@ -255,6 +250,11 @@ static void write_tsv(const char *title, size_t len, size_t count,
   fclose(f);
 }
 
+/*
+** One table: len-byte strings, count of them (count 1: one value). Prints
+** GB/s (and ns per call for short strings), then each row's ratio to
+** naive and to memchr.
+*/
 static void validation_table(const char *title, size_t len, size_t count,
                              unsigned char *buf){
   double ns[N_CORPORA][16];
