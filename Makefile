@@ -2,11 +2,17 @@
 #
 #   make            ./utf8ext.so (the loadable extension)
 #   make test       every test (installs missing Debian packages first)
+#   make test-asan  the same under AddressSanitizer + UBSan
+#   make test-tsan  the thread test under ThreadSanitizer
+#   make test-valgrind  the sql/ scripts in the sqlite3 shell under valgrind
+#   make test-big   512 MiB and 100 MB values, peak memory (slow)
+#   make fuzz FUZZ_SECONDS=N  each libFuzzer target for N seconds
 #   make demo       build, load into sqlite3, audit the bundled sample table
 #   make bench      the benchmark
 #   make clean
 
 CC      ?= cc
+FUZZ_CC ?= clang
 CFLAGS  ?= -O2
 WARN    := -Wall -Wextra
 PIC     := -fPIC -fvisibility=hidden
@@ -87,10 +93,32 @@ $(BUILD)/test/simd_test: test/simd_test.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore test/simd_test.c $(CORE_OBJ) -o $@
 
-TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/context_test $(BUILD)/test/simd_test
+# The extension's glue compiled into a test program, SQLite's API called
+# directly (SQLITE_CORE), registered with sqlite3_auto_extension().
+STATIC_EXT_SRC  := $(GLUE_SRC) $(CORE_SRC)
+STATIC_EXT_DEFS := $(CORE_DEFS) -DSQLITE_CORE -Icore -I.
+STATIC_EXT_DEPS := $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h
+
+$(BUILD)/test/malloc_test: test/malloc_test.c $(STATIC_EXT_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(STATIC_EXT_DEFS) test/malloc_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
+
+$(BUILD)/test/thread_test: test/thread_test.c $(STATIC_EXT_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(STATIC_EXT_DEFS) test/thread_test.c $(STATIC_EXT_SRC) -lsqlite3 -lpthread -o $@
+
+$(BUILD)/test/limits_test: test/limits_test.c $(STATIC_EXT_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(STATIC_EXT_DEFS) test/limits_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
+
+TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/context_test $(BUILD)/test/simd_test \
+            $(BUILD)/test/malloc_test $(BUILD)/test/thread_test $(BUILD)/test/limits_test
+
+# The fuzz targets need clang; without it make test skips them.
+HAVE_CLANG := $(shell command -v $(FUZZ_CC) 2>/dev/null)
 
 test: deps
-	$(MAKE) --no-print-directory all $(TEST_BINS)
+	$(MAKE) --no-print-directory all $(TEST_BINS) $(if $(HAVE_CLANG),fuzz-build)
 	@bash test/run-all.sh $(BUILD)
 
 # The same suite with AddressSanitizer and UndefinedBehaviorSanitizer: the
@@ -100,12 +128,64 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 test-asan: deps
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory BUILD=build-asan SO=build-asan/utf8ext.so CC=gcc \
-	  CFLAGS="$(SAN_FLAGS)" build-asan/utf8ext.so build-asan/test/core_test build-asan/test/context_test \
-	  build-asan/test/simd_test
+	  STATIC=build-asan/libutf8ext.a CFLAGS="$(SAN_FLAGS)" build-asan/utf8ext.so \
+	  $(patsubst $(BUILD)/%,build-asan/%,$(TEST_BINS))
 	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  CORE_TEST_ARGS=--quick SIMD_TEST_ARGS=--quick UTF8EXT_LIB=build-asan/utf8ext \
 	  SAN_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
-	  bash test/run-all.sh build-asan
+	  FUZZ_SECONDS=0 bash test/run-all.sh build-asan
+
+# ThreadSanitizer: test/thread_test.c with the extension linked in, and
+# again loading an instrumented utf8ext.so (its sqlite3_api pointer).
+TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+test-tsan: deps
+	@mkdir -p build-tsan/test
+	clang $(TSAN_FLAGS) $(WARN) $(STATIC_EXT_DEFS) test/thread_test.c $(STATIC_EXT_SRC) \
+	  -lsqlite3 -lpthread -o build-tsan/test/thread_test
+	clang $(TSAN_FLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -shared \
+	  $(STATIC_EXT_SRC) -o build-tsan/utf8ext.so
+	@rc=0; \
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/test/thread_test 5 || rc=1; \
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 UTF8EXT_LOAD=build-tsan/utf8ext.so \
+	  build-tsan/test/thread_test 5 || rc=1; \
+	exit $$rc
+
+# valgrind over the sql/ scripts in the real sqlite3 shell.
+test-valgrind: deps
+	$(MAKE) --no-print-directory all
+	@bash test/valgrind.sh ./utf8ext
+
+# The slow and memory-hungry limits: a 512 MiB value validated and
+# repaired, utf8_codepoints and utf8_audit over 100 MB, peak RSS printed.
+test-big: deps
+	$(MAKE) --no-print-directory all $(BUILD)/test/limits_test
+	@$(BUILD)/test/limits_test --big
+
+# ---- fuzzing (libFuzzer; see test/fuzz/) -----------------------------------
+#
+#   make fuzz FUZZ_SECONDS=N    build both targets, run each for N seconds,
+#                               one after the other (never in parallel)
+
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+FUZZ_BUILD   := $(BUILD)/fuzz
+FUZZ_TARGETS := core sql
+# fuzz_sql links the extension in (STATIC_EXT_SRC, see the tests above).
+
+$(FUZZ_BUILD)/fuzz_core: test/fuzz/fuzz_core.c test/reference.c $(CORE_SRC) $(CORE_HDR) test/reference.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARN) $(CORE_DEFS) -Icore -Itest test/fuzz/fuzz_core.c test/reference.c $(CORE_SRC) -o $@
+
+$(FUZZ_BUILD)/fuzz_sql: test/fuzz/fuzz_sql.c test/reference.c $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARN) $(STATIC_EXT_DEFS) test/fuzz/fuzz_sql.c test/reference.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
+
+fuzz-build: $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	@rc=0; for t in $(FUZZ_TARGETS); do \
+	  bash test/fuzz/run.sh $(BUILD) $$t $(FUZZ_SECONDS) || rc=1; done; exit $$rc
 
 # ---- the main job ---------------------------------------------------------
 
@@ -132,9 +212,9 @@ bench: deps all $(BUILD)/bench/bench
 
 
 clean:
-	rm -rf $(BUILD) build-asan utf8ext.so utf8ext.dylib utf8ext.dll
+	rm -rf $(BUILD) build-asan build-tsan utf8ext.so utf8ext.dylib utf8ext.dll
 
-.PHONY: all deps test test-asan demo bench clean
+.PHONY: all deps test test-asan test-tsan test-valgrind test-big demo bench clean fuzz fuzz-build
 
 # ==========================================================================
 # ---- ecosystem: static library, install, dist, embedding, cross builds ---

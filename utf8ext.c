@@ -191,6 +191,14 @@ static void validFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 }
 
 /*
+** True if the option v, whose text is z, has a NUL byte: its name is then
+** none of the known ones, though a C comparison would stop at the NUL.
+*/
+static int option_has_nul(sqlite3_value *v, const char *z){
+  return (sqlite3_int64)strlen(z)!=sqlite3_value_bytes(v);
+}
+
+/*
 ** Parse the RULE argument of utf8_fix. Returns 1 with *rule set, 0 for
 ** NULL (the result is NULL), -1 after reporting an unknown rule.
 */
@@ -199,6 +207,11 @@ static int parse_rule(sqlite3_context *ctx, sqlite3_value *v, utf8_fix_rule *rul
   if( sqlite3_value_type(v)==SQLITE_NULL ) return 0;
   z = (const char*)sqlite3_value_text(v);
   if( z==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
+  if( option_has_nul(v, z) ){
+    result_errorf(ctx, "utf8_fix: unknown RULE (it contains a NUL byte): "
+                       "use 'subpart', 'run' or 'byte'");
+    return -1;
+  }
   if( sqlite3_stricmp(z, "subpart")==0 ){ *rule = UTF8_FIX_SUBPART; return 1; }
   if( sqlite3_stricmp(z, "run")==0 ){ *rule = UTF8_FIX_RUN; return 1; }
   if( sqlite3_stricmp(z, "byte")==0 ){ *rule = UTF8_FIX_BYTE; return 1; }
@@ -264,6 +277,11 @@ static int parse_encoding(sqlite3_context *ctx, sqlite3_value *v,
   if( sqlite3_value_type(v)==SQLITE_NULL ) return 0;
   z = (const char*)sqlite3_value_text(v);
   if( z==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
+  if( option_has_nul(v, z) ){
+    result_errorf(ctx, "utf8_recode: unknown encoding (it contains a NUL "
+                       "byte): use 'cp1252', 'latin1', 'cesu8' or 'mutf8'");
+    return -1;
+  }
   for(i=0; i<sizeof(names)/sizeof(names[0]); i++){
     if( sqlite3_stricmp(z, names[i].name)==0 ){ *enc = names[i].enc; return 1; }
   }
@@ -496,11 +514,31 @@ static int register_all(sqlite3 *db){
 ** sqlite3_utfext_init. sqlite3_utf8ext_init is the name for programs
 ** that link the extension statically (sqlite3_auto_extension).
 */
+/*
+** Set the API pointer every glue file calls SQLite through. The usual
+** SQLITE_EXTENSION_INIT2 writes it on every load, so a load on one
+** connection races with calls on another (ThreadSanitizer says so).
+** Here it is written once, under a static SQLite mutex; later loads only
+** read it there, which orders them after that one write.
+*/
+static void set_api_once(const sqlite3_api_routines *pApi){
+#ifndef SQLITE_CORE
+  /* A SQLite built with SQLITE_THREADSAFE=0 has no mutex routines in its
+  ** API table (NULL pointers); it cannot run two loads at once either. */
+  sqlite3_mutex *m = pApi->mutex_alloc ? pApi->mutex_alloc(SQLITE_MUTEX_STATIC_APP1) : 0;
+  if( m ) pApi->mutex_enter(m);
+  if( sqlite3_api!=pApi ) SQLITE_EXTENSION_INIT2(pApi);
+  if( m ) pApi->mutex_leave(m);
+#else
+  (void)pApi;
+#endif
+}
+
 UTF8EXT_EXPORT
 int sqlite3_utf8ext_init(sqlite3 *db, char **pzErrMsg,
                          const sqlite3_api_routines *pApi){
   int rc;
-  SQLITE_EXTENSION_INIT2(pApi);
+  set_api_once(pApi);
   rc = register_all(db);
   if( rc!=SQLITE_OK && pzErrMsg && *pzErrMsg==0 ){
     *pzErrMsg = sqlite3_mprintf("utf8ext: registration failed: %s",

@@ -57,7 +57,7 @@
 ** for each column it runs one query of its own:
 **
 **     SELECT "tbl"."col", "tbl".rowid, "tbl"."pk1", "tbl"."pk2"
-**       FROM "schema"."tbl" NOT INDEXED
+**       FROM "schema"."tbl" AS "tbl" NOT INDEXED
 **      WHERE NOT utf8_valid("tbl"."col") AND typeof("tbl"."col")='text'
 **
 ** so the scan runs inside SQLite's VDBE at the speed of
@@ -69,7 +69,11 @@
 **
 ** Every identifier is written into that SQL quoted ("%w"), never pasted;
 ** values are bound. A table called  x"; DROP TABLE y; --  is audited like
-** any other. Columns are qualified ("tbl"."col"): SQLite reads a lone "col"
+** any other. The table is aliased by its own name (FROM "schema"."tbl" AS
+** "tbl": SQLite's schema table, listed as sqlite_schema, is otherwise not
+** known by that name to a column qualifier, and utf8_audit('sqlite_master')
+** failed with "no such column: sqlite_schema.type"). Columns are qualified
+** ("tbl"."col"): SQLite reads a lone "col"
 ** that names no column as the string 'col', so a column dropped since the
 ** audit began would be audited as a constant instead of failing.
 **
@@ -140,6 +144,7 @@ struct audit_cursor {
   utf8_errors err;              /* Its ill-formed units */
   sqlite3_int64 iRowid;         /* Number of the current row, from 1 */
   int bEof;                     /* True when no rows are left */
+  int eTextEnc;                 /* SQLITE_UTF8, SQLITE_UTF16LE or _UTF16BE */
 };
 
 /*
@@ -378,8 +383,9 @@ static int auditListTables(audit_cursor *pCur){
 */
 static int auditHasRowid(audit_cursor *pCur, const char *zAlias){
   sqlite3_stmt *pStmt = 0;
-  char *zSql = sqlite3_mprintf("SELECT \"%w\".\"%w\" FROM \"%w\".\"%w\"",
-                               pCur->zTab, zAlias, pCur->zSchema, pCur->zTab);
+  char *zSql = sqlite3_mprintf("SELECT \"%w\".\"%w\" FROM \"%w\".\"%w\" AS \"%w\"",
+                               pCur->zTab, zAlias, pCur->zSchema, pCur->zTab,
+                               pCur->zTab);
   int rc;
   if( zSql==0 ) return SQLITE_NOMEM;
   rc = sqlite3_prepare_v2(pCur->db, zSql, -1, &pStmt, 0);
@@ -515,9 +521,9 @@ static int auditScanColumn(audit_cursor *pCur){
   int rc;
   if( zCol==0 ) return SQLITE_NOMEM;
   rc = auditPrepare(pCur, sqlite3_mprintf(
-      "SELECT %s%s FROM \"%w\".\"%w\" NOT INDEXED"
+      "SELECT %s%s FROM \"%w\".\"%w\" AS \"%w\" NOT INDEXED"
       " WHERE NOT utf8_valid(%s) AND typeof(%s)='text'",
-      zCol, pCur->zKeys, pCur->zSchema, pCur->zTab, zCol, zCol),
+      zCol, pCur->zKeys, pCur->zSchema, pCur->zTab, pCur->zTab, zCol, zCol),
       &pCur->pScan);
   sqlite3_free(zCol);
   return rc;
@@ -587,12 +593,43 @@ static void auditAppendHex(sqlite3_str *p, const unsigned char *z,
 }
 
 /*
+** True if the UTF-16 text z[0..n) in byte order eTextEnc cannot be written
+** as a quoted SQL literal that SQLite would turn back into the same code
+** units: it has a NUL, an unpaired surrogate, or U+FFFE or U+FFFF (which
+** SQLite's UTF-8 to UTF-16 conversion of the SQL text makes U+FFFD).
+*/
+static int auditUtf16NeedsHex(const unsigned char *z, sqlite3_int64 n,
+                              int eTextEnc){
+  sqlite3_int64 i;
+  int hi = eTextEnc==SQLITE_UTF16BE ? 0 : 1;   /* index of the high byte */
+  for(i=0; i+1<n; i+=2){
+    unsigned u = (unsigned)z[i+hi]<<8 | z[i+1-hi];
+    if( u==0 || u>=0xFFFE ) return 1;
+    if( u>=0xDC00 && u<=0xDFFF ) return 1;          /* a lone low half */
+    if( u>=0xD800 && u<=0xDBFF ){
+      unsigned w;
+      if( i+3>=n ) return 1;
+      w = (unsigned)z[i+2+hi]<<8 | z[i+3-hi];
+      if( w<0xDC00 || w>0xDFFF ) return 1;
+      i += 2;
+    }
+  }
+  return n%2!=0;
+}
+
+/*
 ** Append v to p as an SQL literal that compares equal to it: what quote()
 ** writes, except that a REAL keeps all 17 digits and an infinity is
 ** 9e999, and TEXT that is not well-formed UTF-8 or holds a NUL (which
 ** quote() cuts at) is written CAST(X'...' AS TEXT).
+**
+** In a UTF-16 database X'...' AS TEXT is read as UTF-16, so there the hex
+** is of the stored UTF-16 (read before any conversion to UTF-8, which is
+** lossy for an unpaired surrogate), and it is used whenever the text has
+** a NUL, an unpaired surrogate or U+FFFE/U+FFFF. eTextEnc is the
+** database's text encoding.
 */
-static void auditAppendLiteral(sqlite3_str *p, sqlite3_value *v){
+static void auditAppendLiteral(sqlite3_str *p, sqlite3_value *v, int eTextEnc){
   const unsigned char *z;
   sqlite3_int64 n;
   double r;
@@ -611,6 +648,18 @@ static void auditAppendLiteral(sqlite3_str *p, sqlite3_value *v){
       }
       break;
     case SQLITE_TEXT:
+      if( eTextEnc==SQLITE_UTF16LE || eTextEnc==SQLITE_UTF16BE ){
+        z = eTextEnc==SQLITE_UTF16LE ? sqlite3_value_text16le(v)
+                                     : sqlite3_value_text16be(v);
+        n = sqlite3_value_bytes16(v);
+        if( z==0 ) break;   /* out of memory: the statement fails NOMEM */
+        if( auditUtf16NeedsHex(z, n, eTextEnc) ){
+          sqlite3_str_appendall(p, "CAST(X'");
+          auditAppendHex(p, z, n);
+          sqlite3_str_appendall(p, "' AS TEXT)");
+          break;
+        }
+      }
       z = sqlite3_value_text(v);
       n = sqlite3_value_bytes(v);
       if( z==0 ) break;   /* out of memory: sqlite3_str_errcode() says */
@@ -649,7 +698,8 @@ static void auditResultPk(audit_cursor *pCur, sqlite3_context *ctx){
   if( nKey>1 ) sqlite3_str_appendall(p, "(");
   for(i=0; i<nKey; i++){
     if( i>0 ) sqlite3_str_appendall(p, ", ");
-    auditAppendLiteral(p, sqlite3_column_value(pCur->pScan, iFirst+i));
+    auditAppendLiteral(p, sqlite3_column_value(pCur->pScan, iFirst+i),
+                       pCur->eTextEnc);
   }
   if( nKey>1 ) sqlite3_str_appendall(p, ")");
   rc = sqlite3_str_errcode(p);
@@ -742,6 +792,53 @@ static int auditRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid){
 }
 
 /*
+** Set pCur->eTextEnc to the database's text encoding (PRAGMA encoding),
+** which the pk column's literals depend on.
+*/
+static int auditTextEncoding(audit_cursor *pCur){
+  sqlite3_stmt *pStmt;
+  const char *z;
+  int rc = auditPrepare(pCur, sqlite3_mprintf("PRAGMA encoding"), &pStmt);
+  if( rc!=SQLITE_OK ) return rc;
+  rc = sqlite3_step(pStmt);
+  if( rc==SQLITE_ROW ){
+    z = (const char*)sqlite3_column_text(pStmt, 0);
+    if( z==0 ){
+      rc = SQLITE_NOMEM;
+    }else{
+      pCur->eTextEnc = sqlite3_stricmp(z, "UTF-16le")==0 ? SQLITE_UTF16LE :
+                       sqlite3_stricmp(z, "UTF-16be")==0 ? SQLITE_UTF16BE :
+                       SQLITE_UTF8;
+      rc = SQLITE_OK;
+    }
+  }else{
+    rc = auditSqlError(pCur, rc);
+  }
+  sqlite3_finalize(pStmt);
+  return rc;
+}
+
+/*
+** Copy the text of argument pVal (named zName in messages) to *pz. A name
+** with a NUL byte is an error: no table or schema can have one, and the
+** name must not be cut at it (utf8_audit('a' || char(0) || 'b') audited
+** table "a"). An allocation failure is SQLITE_NOMEM.
+*/
+static int auditArgText(audit_cursor *pCur, sqlite3_value *pVal,
+                        const char *zName, char **pz){
+  const char *z = (const char*)sqlite3_value_text(pVal);
+  int n = sqlite3_value_bytes(pVal);
+  *pz = 0;
+  if( z==0 ) return SQLITE_NOMEM;
+  if( (int)strlen(z)!=n ){
+    return auditError(pCur, SQLITE_ERROR,
+                      "the %s argument contains a NUL byte", zName);
+  }
+  *pz = sqlite3_mprintf("%s", z);
+  return *pz ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/*
 ** xFilter: argv[0] is TABLE, argv[1] SCHEMA when idxNum has bit 2 (see
 ** xBestIndex). Start over: finalize what a previous filter left, resolve
 ** the schema, list the tables and move to the first ill-formed value.
@@ -750,19 +847,24 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
                        const char *idxStr, int argc, sqlite3_value **argv){
   audit_cursor *pCur = (audit_cursor*)cur;
   const char *zSchema = 0;
+  char *zSchemaArg = 0;
   int rc;
   (void)idxStr;
 
   auditReset(pCur);
   pCur->bEof = 0;
   if( argc>0 && sqlite3_value_type(argv[0])!=SQLITE_NULL ){
-    pCur->zTableArg = sqlite3_mprintf("%s", sqlite3_value_text(argv[0]));
-    if( pCur->zTableArg==0 ) return SQLITE_NOMEM;
+    rc = auditArgText(pCur, argv[0], "TABLE", &pCur->zTableArg);
+    if( rc!=SQLITE_OK ){ pCur->bEof = 1; return rc; }
   }
-  if( (idxNum & 2) && argc>1 ){
-    zSchema = (const char*)sqlite3_value_text(argv[1]);
+  if( (idxNum & 2) && argc>1 && sqlite3_value_type(argv[1])!=SQLITE_NULL ){
+    rc = auditArgText(pCur, argv[1], "SCHEMA", &zSchemaArg);
+    if( rc!=SQLITE_OK ){ pCur->bEof = 1; return rc; }
+    zSchema = zSchemaArg;
   }
   rc = auditSchema(pCur, zSchema);
+  sqlite3_free(zSchemaArg);
+  if( rc==SQLITE_OK ) rc = auditTextEncoding(pCur);
   if( rc==SQLITE_OK ) rc = auditListTables(pCur);
   if( rc==SQLITE_OK ) rc = auditAdvance(pCur);
   if( rc!=SQLITE_OK ) pCur->bEof = 1;
@@ -798,7 +900,7 @@ static int auditBestIndex(sqlite3_vtab *tab, sqlite3_index_info *pInfo){
     sqlite3_free(tab->zErrMsg);
     tab->zErrMsg = sqlite3_mprintf("utf8_audit: missing argument TABLE: "
         "call it as utf8_audit('table') or utf8_audit(NULL) for every table");
-    return SQLITE_ERROR;
+    return tab->zErrMsg ? SQLITE_ERROR : SQLITE_NOMEM;
   }
   if( aiCons[1]<0 && (unusable & 2) ) return SQLITE_CONSTRAINT;
 

@@ -251,7 +251,7 @@ static int codepointsBestIndex(sqlite3_vtab *tab, sqlite3_index_info *pInfo){
   sqlite3_free(tab->zErrMsg);
   tab->zErrMsg = sqlite3_mprintf(
       "utf8_codepoints: missing argument X: call it as utf8_codepoints(X)");
-  return SQLITE_ERROR;
+  return tab->zErrMsg ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
 /* Designated initializers: the struct grows with SQLite versions. */

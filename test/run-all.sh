@@ -58,6 +58,28 @@ if [ -x "$BUILD/test/embed_test" ]; then
   run_suite embed "$BUILD/test/embed_test"
 fi
 
+# The C tests of the SQL layer (test/malloc_test.c, thread_test.c,
+# limits_test.c), when built. Under AddressSanitizer they also check for
+# leaks (tclsh below cannot).
+c_env=()
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+  c_env=(ASAN_OPTIONS="${ASAN_OPTIONS//detect_leaks=0/detect_leaks=1}")
+fi
+for t in malloc thread limits; do
+  if [ -x "$BUILD/test/${t}_test" ]; then
+    run_suite "$t" env "${c_env[@]}" "$BUILD/test/${t}_test"
+  fi
+done
+# A short run of each fuzz target, one after the other (FUZZ_SECONDS
+# each, default 15; 0 skips them), when built (they need clang).
+if [ "${FUZZ_SECONDS:-15}" != 0 ]; then
+  for t in core sql; do
+    if [ -x "$BUILD/fuzz/fuzz_$t" ]; then
+      run_suite "fuzz_$t" bash test/fuzz/run.sh "$BUILD" "$t" "${FUZZ_SECONDS:-15}"
+    fi
+  done
+fi
+
 # SAN_PRELOAD: sanitizer runtimes that tclsh needs to load a sanitized module.
 tclsh_env=()
 if [ -n "${SAN_PRELOAD:-}" ]; then tclsh_env=(LD_PRELOAD="$SAN_PRELOAD"); fi

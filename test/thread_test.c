@@ -1,0 +1,249 @@
+/*
+** test/thread_test.c - the extension used from 8 threads at once.
+**
+** Each thread opens its own in-memory connection (the extension linked
+** statically and registered with sqlite3_auto_extension, or, with
+** UTF8EXT_LOAD=path, loaded from a shared library with
+** sqlite3_load_extension), waits at a barrier so that all of them make
+** their first call together (which is when core/dispatch.c chooses the
+** validator), and then runs the same script ITERATIONS times over shared,
+** read-only inputs: every scalar function on valid and ill-formed, short
+** and long values bound as TEXT and BLOB, utf8_codepoints, and utf8_audit
+** over a table of its own.
+**
+** Every iteration's answers must equal the thread's first, and after the
+** threads are joined every thread's first answers must equal what the main
+** thread gets alone. Built plain for make test, and with
+** -fsanitize=thread for make test-tsan, where ThreadSanitizer checks that
+** there is no unsynchronized shared state.
+**
+** Usage: thread_test [ITERATIONS]. The last line is
+** "thread: N passed, N failed" (one test per thread, and the comparison).
+*/
+#include <sqlite3.h>
+#include "utf8ext.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_THREADS 8
+
+/* The shared inputs: read by every thread, written by none. */
+typedef struct test_value { const unsigned char *z; int n; } test_value;
+static test_value values[5];
+
+/* Queries run on each value (bound as ?1, TEXT then BLOB). */
+static const char *const queries[] = {
+  "SELECT utf8_valid(?1), utf8_length(?1), utf8_error_offset(?1), utf8_error(?1)",
+  "SELECT hex(utf8_fix(?1)), hex(utf8_fix(?1, '?', 'run')), length(utf8_fix(?1, '', 'byte'))",
+  "SELECT hex(utf8_recode(?1, 'cp1252')), length(utf8_recode(?1, 'latin1')),"
+  " length(utf8_recode(?1, 'cesu8')), length(utf8_recode(?1, 'mutf8'))",
+  "SELECT hex(utf8_check(?1))",
+  "SELECT count(*), sum(codepoint), sum(valid), group_concat(DISTINCT error)"
+  " FROM utf8_codepoints(?1)",
+  "SELECT utf8_encode(104, 233, 128512), utf8ext_version() IS NOT NULL,"
+  " utf8ext_impl() IS NOT NULL",
+};
+#define N_QUERIES (int)(sizeof(queries)/sizeof(queries[0]))
+
+/* A growable text buffer (C library allocator). */
+typedef struct out_buf { char *z; size_t n, cap; } out_buf;
+
+/* Append printf-style text to p. */
+static void out_appendf(out_buf *p, const char *zFormat, ...){
+  va_list ap;
+  int k;
+  va_start(ap, zFormat);
+  k = vsnprintf(0, 0, zFormat, ap);
+  va_end(ap);
+  if( p->n + (size_t)k + 1 > p->cap ){
+    p->cap = 2*(p->n + (size_t)k + 1);
+    p->z = realloc(p->z, p->cap);
+    if( p->z==0 ) abort();
+  }
+  va_start(ap, zFormat);
+  vsnprintf(p->z + p->n, (size_t)k + 1, zFormat, ap);
+  va_end(ap);
+  p->n += (size_t)k;
+}
+
+/*
+** Run zSql on db with ?1 bound to v (as BLOB or TEXT, or nothing when v
+** is NULL); append its rows or its error to out.
+*/
+static void run_query(sqlite3 *db, const char *zSql, const test_value *v,
+                      int asBlob, out_buf *out){
+  sqlite3_stmt *pStmt = 0;
+  int rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
+  int i;
+  if( rc==SQLITE_OK && v ){
+    if( asBlob ){
+      sqlite3_bind_blob(pStmt, 1, v->z, v->n, SQLITE_STATIC);
+    }else{
+      sqlite3_bind_text(pStmt, 1, (const char*)v->z, v->n, SQLITE_STATIC);
+    }
+  }
+  while( rc==SQLITE_OK && sqlite3_step(pStmt)==SQLITE_ROW ){
+    for(i=0; i<sqlite3_column_count(pStmt); i++){
+      const char *z = (const char*)sqlite3_column_text(pStmt, i);
+      out_appendf(out, "%s|", z ? z : "NULL");
+    }
+    out_appendf(out, "\n");
+  }
+  if( rc==SQLITE_OK ) rc = sqlite3_finalize(pStmt);
+  else sqlite3_finalize(pStmt);
+  if( rc!=SQLITE_OK ) out_appendf(out, "error: %s\n", sqlite3_errmsg(db));
+}
+
+/*
+** One pass of the script on db: every query on every value, then an
+** audit of the connection's own table.
+*/
+static void run_script(sqlite3 *db, out_buf *out){
+  int q, i, asBlob;
+  for(i=0; i<(int)(sizeof(values)/sizeof(values[0])); i++){
+    for(asBlob=0; asBlob<2; asBlob++){
+      for(q=0; q<N_QUERIES; q++) run_query(db, queries[q], &values[i], asBlob, out);
+    }
+  }
+  run_query(db, "SELECT tbl, col, rowid, pk, offset, error, hex(bytes), errors,"
+                " context FROM utf8_audit('t')", 0, 0, out);
+  run_query(db, "SELECT count(*) FROM utf8_audit(NULL)", 0, 0, out);
+}
+
+/*
+** Open a connection with the extension and the audited table t.
+*/
+static sqlite3 *open_db(out_buf *out){
+  sqlite3 *db = 0;
+  const char *zLoad = getenv("UTF8EXT_LOAD");
+  int i;
+  if( sqlite3_open(":memory:", &db)!=SQLITE_OK ){
+    out_appendf(out, "open failed\n");
+    return db;
+  }
+  if( zLoad ){
+    char *zErr = 0;
+    sqlite3_enable_load_extension(db, 1);
+    if( sqlite3_load_extension(db, zLoad, "sqlite3_utf8ext_init", &zErr)!=SQLITE_OK ){
+      out_appendf(out, "load failed: %s\n", zErr);
+      sqlite3_free(zErr);
+    }
+  }
+  run_query(db, "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)", 0, 0, out);
+  for(i=0; i<(int)(sizeof(values)/sizeof(values[0])); i++){
+    run_query(db, "INSERT INTO t(v) VALUES(CAST(?1 AS TEXT))", &values[i], 1, out);
+  }
+  return db;
+}
+
+typedef struct thread_state {
+  int id;
+  int iterations;
+  out_buf first;            /* the answers of the first iteration */
+  int failures;             /* iterations whose answers differed */
+} thread_state;
+
+static pthread_barrier_t start_line;
+
+/*
+** A thread: open, wait for the others, run the script again and again.
+*/
+static void *thread_main(void *arg){
+  thread_state *t = (thread_state*)arg;
+  sqlite3 *db;
+  int k;
+  out_buf setup = { 0, 0, 0 };
+  pthread_barrier_wait(&start_line);
+  db = open_db(&setup);
+  if( setup.n ) t->failures++;
+  for(k=0; k<t->iterations; k++){
+    out_buf out = { 0, 0, 0 };
+    run_script(db, &out);
+    if( k==0 ){
+      t->first = out;
+    }else{
+      if( out.n!=t->first.n || memcmp(out.z, t->first.z, out.n)!=0 ){
+        if( t->failures==0 ) printf("thread %d: iteration %d differs\n", t->id, k);
+        t->failures++;
+      }
+      free(out.z);
+    }
+  }
+  sqlite3_close(db);
+  free(setup.z);
+  return 0;
+}
+
+/*
+** A string of n bytes repeating pattern z[0..k).
+*/
+static unsigned char *repeat(const char *z, int k, int n){
+  unsigned char *p = malloc((size_t)n);
+  int i;
+  if( p==0 ) abort();
+  for(i=0; i<n; i++) p[i] = (unsigned char)z[i%k];
+  return p;
+}
+
+int main(int argc, char **argv){
+  thread_state threads[N_THREADS];
+  pthread_t tid[N_THREADS];
+  int iterations = argc>1 ? atoi(argv[1]) : 10;
+  int nPass = 0, nFail = 0, i;
+  out_buf expected = { 0, 0, 0 }, setup = { 0, 0, 0 };
+  sqlite3 *db;
+
+  values[0].z = (const unsigned char*)"h\xC3\xA9llo"; values[0].n = 6;
+  values[1].z = (const unsigned char*)"a\xF1\x80\x80\xE1\x80\xC2" "b\x80" "c\x80\xBF" "d";
+  values[1].n = 13;
+  values[2].z = repeat("h\xC3\xA9llo \xF0\x9F\x98\x80 ", 12, 30000);   /* long, valid */
+  values[3].z = repeat("h\xC3\xA9llo \xC0\x80\xED\xA0\x80 ", 13, 30000); /* long, ill-formed */
+  values[2].n = values[3].n = 30000;
+  values[4].z = (const unsigned char*)"\xED\xA0\xBD\xED\xB8\x80\xC0\x80"; values[4].n = 8;
+
+  if( !getenv("UTF8EXT_LOAD") ){
+    sqlite3_auto_extension((void(*)(void))sqlite3_utf8ext_init);
+  }
+  pthread_barrier_init(&start_line, 0, N_THREADS);
+  for(i=0; i<N_THREADS; i++){
+    memset(&threads[i], 0, sizeof(threads[i]));
+    threads[i].id = i;
+    threads[i].iterations = iterations;
+    pthread_create(&tid[i], 0, thread_main, &threads[i]);
+  }
+  for(i=0; i<N_THREADS; i++) pthread_join(tid[i], 0);
+
+  /* The same script alone, after the threads. */
+  db = open_db(&setup);
+  run_script(db, &expected);
+  sqlite3_close(db);
+  for(i=0; i<N_THREADS; i++){
+    int same = threads[i].first.n==expected.n
+            && memcmp(threads[i].first.z, expected.z, expected.n)==0;
+    if( !same ) printf("thread %d: answers differ from the single-threaded run\n", i);
+    if( same && threads[i].failures==0 ) nPass++; else nFail++;
+    free(threads[i].first.z);
+  }
+  /* The answers themselves: spot-check a few against known values. */
+  if( strstr(expected.z, "0|10|1|missing continuation at byte 1: F18080|")
+   && strstr(expected.z, "61EFBFBDEFBFBDEFBFBD62EFBFBD63EFBFBDEFBFBD64")
+   && strstr(expected.z, "error: utf8_check: overlong at byte 7: C0")
+   && setup.n==0 ){
+    nPass++;
+  }else{
+    printf("the single-threaded answers are wrong:\n%.2000s\n", expected.z);
+    nFail++;
+  }
+  printf("%d threads x %d iterations x %d queries\n", N_THREADS, iterations,
+         2*N_QUERIES*(int)(sizeof(values)/sizeof(values[0])) + 2);
+  free(expected.z);
+  free(setup.z);
+  free((void*)values[2].z);
+  free((void*)values[3].z);
+  printf("thread: %d passed, %d failed\n", nPass, nFail);
+  return nFail>0;
+}
