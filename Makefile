@@ -208,7 +208,7 @@ bench: deps all $(BUILD)/bench/bench
 	@rm -f $(BUILD)/bench/results.tsv
 	BENCH_TSV=$(BUILD)/bench/results.tsv $(BUILD)/bench/bench
 	@python3 bench/sql_bench.py
-	@bash bench/chart.sh $(BUILD)/bench/results.tsv bench/results.png && echo "chart: bench/results.png"
+	@bash bench/chart.sh $(BUILD)/bench/results.tsv bench/results.png
 
 
 clean:

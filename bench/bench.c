@@ -229,7 +229,7 @@ static void measure(const unsigned char *s, size_t len, size_t count, double *re
 
 /*
 ** When BENCH_TSV names a file, append the table's GB/s to it, one figure a
-** line (implementation, "implementation corpus", GB/s): the input of
+** line (implementation, corpus, GB/s): the input of
 ** bench/chart.sh, which draws the chart the README shows.
 */
 static void write_tsv(const char *title, size_t len, size_t count,
@@ -243,8 +243,8 @@ static void write_tsv(const char *title, size_t len, size_t count,
   fprintf(f, "# %s\n", title);
   for(r=0; r<n_rows; r++){
     for(c=0; c<N_CORPORA; c++){
-      fprintf(f, "%s\t%s %s\t%.2f\n", rows[r].name, rows[r].name,
-              corpus_names[c], (double)(len*count)/ns[c][r]);
+      fprintf(f, "%s\t%s\t%.2f\n", rows[r].name, corpus_names[c],
+              (double)(len*count)/ns[c][r]);
     }
   }
   fclose(f);

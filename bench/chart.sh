@@ -37,10 +37,13 @@ awk -F'\t' -v tables="$tmp/tables" '
   echo 'set title "utf8ext throughput (GB/s, higher is better)"'
   echo 'set ylabel "GB/s"; set yrange [0:*]; set grid ytics'
   echo 'set style fill solid 0.85 border -1; set boxwidth 0.8'
-  echo 'set xtics rotate by -35 left nomirror; set key top left'
+  echo 'set xtics rotate by -60 left nomirror font ",8"; set key top center horizontal'
   echo 'set bmargin 9'
-  printf 'plot "%s" using 1:2:3:xtic(4) with boxes lc variable notitle, ' "$tmp/bars"
-  printf '"" using 1:($2):(sprintf("%%.2f", $2)) with labels offset 0,0.7 notitle'
+  printf 'plot "%s" using 1:2:3:xtic(4) with boxes lc variable notitle' "$tmp/bars"
+  # Value labels only while there is room for them above the bars.
+  if [ "$(wc -l <"$tmp/bars")" -le 20 ]; then
+    printf ', "" using 1:($2):(sprintf("%%.2f", $2)) with labels offset 0,0.7 notitle'
+  fi
   i=0
   while IFS= read -r t; do
     i=$((i + 1))
