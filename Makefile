@@ -79,11 +79,11 @@ $(SO): $(GLUE_OBJ) $(CORE_OBJ)
 deps:
 	@bash tools/install-deps.sh
 
-$(BUILD)/test/core_test: test/core_test.c test/reference.c test/reference.h $(CORE_OBJ)
+$(BUILD)/test/core_test: test/core_test.c test/reference.c test/reference.h test/testutil.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore -Itest test/core_test.c test/reference.c $(CORE_OBJ) -o $@
 
-$(BUILD)/test/context_test: test/context_test.c $(CORE_OBJ)
+$(BUILD)/test/context_test: test/context_test.c test/testutil.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore test/context_test.c $(CORE_OBJ) -o $@
 
@@ -99,11 +99,11 @@ STATIC_EXT_SRC  := $(GLUE_SRC) $(CORE_SRC)
 STATIC_EXT_DEFS := $(CORE_DEFS) -DSQLITE_CORE -Icore -I.
 STATIC_EXT_DEPS := $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h
 
-$(BUILD)/test/malloc_test: test/malloc_test.c $(STATIC_EXT_DEPS)
+$(BUILD)/test/malloc_test: test/malloc_test.c test/testutil.h $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(STATIC_EXT_DEFS) test/malloc_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
 
-$(BUILD)/test/thread_test: test/thread_test.c $(STATIC_EXT_DEPS)
+$(BUILD)/test/thread_test: test/thread_test.c test/testutil.h $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(STATIC_EXT_DEFS) test/thread_test.c $(STATIC_EXT_SRC) -lsqlite3 -lpthread -o $@
 

@@ -24,38 +24,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testutil.h"
+
 static long n_pass, n_fail;   /* single checks */
 static int n_tests_pass, n_tests_fail;  /* tests: a vector, or a whole sweep */
 
 /* Close a test that began when n_fail was fail_before. */
 static void end_test(long fail_before){
   if( n_fail==fail_before ) n_tests_pass++; else n_tests_fail++;
-}
-
-/* Print s[0..n) as hex into buf (at least 2n+1 bytes). */
-static const char *hex(const unsigned char *s, size_t n, char *buf){
-  static const char digits[] = "0123456789ABCDEF";
-  size_t i;
-  for(i=0; i<n; i++){
-    buf[2*i] = digits[s[i]>>4];
-    buf[2*i+1] = digits[s[i]&15];
-  }
-  buf[2*n] = 0;
-  return buf;
-}
-
-/* Parse hex text (spaces allowed) into out; returns the byte count. */
-static size_t unhex(const char *z, unsigned char *out){
-  size_t n = 0;
-  while( z[0] && z[1] ){
-    unsigned hi, lo;
-    if( z[0]==' ' ){ z++; continue; }
-    hi = z[0]<='9' ? z[0]-'0' : (z[0]|0x20)-'a'+10;
-    lo = z[1]<='9' ? z[1]-'0' : (z[1]|0x20)-'a'+10;
-    out[n++] = (unsigned char)(hi*16+lo);
-    z += 2;
-  }
-  return n;
 }
 
 /* Record one check; print the first 20 failures with their input. */

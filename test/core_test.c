@@ -23,33 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testutil.h"
+
 static int n_pass, n_fail;
-
-/* Print s[0..n) as hex into buf (at least 2n+1 bytes). */
-static const char *hex(const unsigned char *s, size_t n, char *buf){
-  static const char digits[] = "0123456789ABCDEF";
-  size_t i;
-  for(i=0; i<n; i++){
-    buf[2*i] = digits[s[i]>>4];
-    buf[2*i+1] = digits[s[i]&15];
-  }
-  buf[2*n] = 0;
-  return buf;
-}
-
-/* Parse hex text into out; returns the byte count. */
-static size_t unhex(const char *z, unsigned char *out){
-  size_t n = 0;
-  while( z[0] && z[1] ){
-    unsigned hi, lo;
-    if( z[0]==' ' ){ z++; continue; }
-    hi = z[0]<='9' ? z[0]-'0' : (z[0]|0x20)-'a'+10;
-    lo = z[1]<='9' ? z[1]-'0' : (z[1]|0x20)-'a'+10;
-    out[n++] = (unsigned char)(hi*16+lo);
-    z += 2;
-  }
-  return n;
-}
 
 static void pass(void){ n_pass++; }
 

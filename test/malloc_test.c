@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testutil.h"
+
 static sqlite3_mem_methods default_mem;   /* SQLite's own allocator */
 static long long alloc_count;             /* allocations in this run */
 static long long fail_at;                 /* fail this one (0: none) */
@@ -143,30 +145,6 @@ static const char *const script[] = {
   "SELECT count(*) FROM utf8_audit(NULL)",
 };
 #define N_SCRIPT (int)(sizeof(script)/sizeof(script[0]))
-
-/*
-** Text output of the harness, kept with the C library's malloc so that
-** the injected failures hit only SQLite and the extension.
-*/
-typedef struct out_buf { char *z; size_t n, cap; } out_buf;
-
-/* Append printf-style text to p. */
-static void out_appendf(out_buf *p, const char *zFormat, ...){
-  va_list ap;
-  int k;
-  va_start(ap, zFormat);
-  k = vsnprintf(0, 0, zFormat, ap);
-  va_end(ap);
-  if( p->n + (size_t)k + 1 > p->cap ){
-    p->cap = 2*(p->n + (size_t)k + 1);
-    p->z = realloc(p->z, p->cap);
-    if( p->z==0 ) exit(1);
-  }
-  va_start(ap, zFormat);
-  vsnprintf(p->z + p->n, (size_t)k + 1, zFormat, ap);
-  va_end(ap);
-  p->n += (size_t)k;
-}
 
 /* What one statement gave: its result code and its rows as text. */
 typedef struct stmt_result { int rc; out_buf out; } stmt_result;

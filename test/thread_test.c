@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testutil.h"
+
 #define N_THREADS 8
 
 /* The shared inputs: read by every thread, written by none. */
@@ -48,27 +50,6 @@ static const char *const queries[] = {
   " utf8ext_impl() IS NOT NULL",
 };
 #define N_QUERIES (int)(sizeof(queries)/sizeof(queries[0]))
-
-/* A growable text buffer (C library allocator). */
-typedef struct out_buf { char *z; size_t n, cap; } out_buf;
-
-/* Append printf-style text to p. */
-static void out_appendf(out_buf *p, const char *zFormat, ...){
-  va_list ap;
-  int k;
-  va_start(ap, zFormat);
-  k = vsnprintf(0, 0, zFormat, ap);
-  va_end(ap);
-  if( p->n + (size_t)k + 1 > p->cap ){
-    p->cap = 2*(p->n + (size_t)k + 1);
-    p->z = realloc(p->z, p->cap);
-    if( p->z==0 ) abort();
-  }
-  va_start(ap, zFormat);
-  vsnprintf(p->z + p->n, (size_t)k + 1, zFormat, ap);
-  va_end(ap);
-  p->n += (size_t)k;
-}
 
 /*
 ** Run zSql on db with ?1 bound to v (as BLOB or TEXT, or nothing when v
