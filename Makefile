@@ -36,11 +36,8 @@ endif
 CORE_HDR += core/simd_kl.h core/simd_x86.h
 
 CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC))
-GLUE_SRC := utf8ext.c utf8ext_codepoints.c
-ifneq (,$(wildcard utf8ext_audit.c))
-  GLUE_SRC  += utf8ext_audit.c
-  CORE_DEFS += -DUTF8EXT_HAVE_AUDIT
-endif
+GLUE_SRC := utf8ext.c utf8ext_value.c utf8ext_scalars.c utf8ext_codepoints.c \
+            utf8ext_scan.c utf8ext_audit.c utf8ext_repair.c
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(GLUE_SRC))
 
 # ---- platform: the module's file name (ecosystem section) ---------------
@@ -67,7 +64,7 @@ $(BUILD)/core/%.o: core/%.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -c $< -o $@
 
-$(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h utf8ext_glue.h
+$(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -c $< -o $@
 
@@ -97,7 +94,7 @@ $(BUILD)/test/simd_test: test/simd_test.c $(CORE_OBJ)
 # directly (SQLITE_CORE), registered with sqlite3_auto_extension().
 STATIC_EXT_SRC  := $(GLUE_SRC) $(CORE_SRC)
 STATIC_EXT_DEFS := $(CORE_DEFS) -DSQLITE_CORE -Icore -I.
-STATIC_EXT_DEPS := $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h
+STATIC_EXT_DEPS := $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h
 
 $(BUILD)/test/malloc_test: test/malloc_test.c test/testutil.h $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)

@@ -1,102 +1,92 @@
 /*
-** utf8ext_audit.c - the table-valued function utf8_audit(TABLE [, SCHEMA]):
-** one row for every stored TEXT value that is not well-formed UTF-8, in
-** every column of TABLE, or of every ordinary table of SCHEMA when TABLE
-** is NULL. SCHEMA is "main" when omitted or NULL; attached schemas and
-** "temp" work too.
+** utf8ext_audit.c - the table-valued functions utf8_audit(TABLE [, SCHEMA])
+** and utf8_audit_summary(TABLE [, SCHEMA]): what is ill-formed in the
+** stored TEXT of TABLE, or of every ordinary table of SCHEMA when TABLE is
+** NULL. Both only read.
 **
 **     SELECT tbl, col, pk, offset, error, hex(bytes), errors, context
 **       FROM utf8_audit('people');
 **
 **     people|name|17|2|missing continuation|EB|2|Zo� Salda�a
 **
-**     SELECT * FROM utf8_audit(NULL, 'aux');     -- every table of aux
-**     UPDATE people SET name = utf8_fix(name)     -- repair what it found
-**      WHERE rowid IN (SELECT rowid FROM utf8_audit('people'));
+**     SELECT * FROM utf8_audit_summary(NULL);   -- one row per column
 **
-** The columns:
+** utf8_audit has one row per ill-formed value:
 **
 **     tbl      the table's name as the schema stores it
 **     col      the column's name
 **     rowid    the row's rowid; NULL for a WITHOUT ROWID table
-**     pk       the row's declared PRIMARY KEY as an SQL literal, usable in
-**              a WHERE clause: 'k', 42, X'C080', CAST(X'C080' AS TEXT) for
-**              text that is itself not well-formed, a row value ('k', 2) for
-**              a composite key; the rowid when the table declares no key
+**     pk       the row's declared PRIMARY KEY as an SQL literal, for people
+**              to read and paste: 'k', 42, X'C080', CAST(X'C080' AS TEXT)
+**              for text that is itself not well-formed, a row value
+**              ('k', 2) for a composite key; the rowid when the table
+**              declares no key
 **     offset   0-based byte offset of the value's first ill-formed unit
 **     error    that unit's reason ("overlong", "truncated", ...)
 **     bytes    that unit's bytes (a BLOB)
 **     errors   how many ill-formed units the value has
 **     context  up to 12 characters either side of the first error, with
-**              the error: repaired and with control characters made
-**              visible (see core/context.h)
+**              the error: repaired, with control characters made visible
+**              and bidirectional controls written out (core/context.h)
+**
+** utf8_audit_summary has one row per column of each audited table:
+**
+**     tbl, col   as above
+**     checked    how many of the column's values are TEXT (and so read)
+**     bad        how many of those are not well-formed
+**     reasons    the distinct reasons of their first errors, comma-
+**                separated, in the order of the vocabulary
+**     first_pk   the pk (as above) of the first bad value, in scan order
 **
 ** The arguments are the hidden columns "table" and schema; "table" must be
 ** quoted where it is named: SELECT * FROM utf8_audit WHERE "table"='t'.
 **
-** Rows come by table (in name order when TABLE is NULL), then by column in
-** declared order, then in the table's scan order (rowid or primary key).
-** BLOBs, numbers and NULLs are not audited: only values of type 'text'.
-** Generated columns are audited like any other column.
+** Rows come by table (in name order when TABLE is NULL), then in the
+** table's scan order (rowid or primary key), then by column in declared
+** order. BLOBs, numbers and NULLs are not audited: only values of type
+** 'text'. Generated columns are audited like any other column.
 **
-** Table names match case-insensitively. Naming a view, a virtual table, or
-** a table or schema that does not exist is an error; so is calling it with
-** no argument at all. With TABLE NULL, views, virtual tables, the shadow
-** tables of virtual tables and SQLite's own sqlite_% tables are skipped.
+** Which table: names match case-insensitively; without SCHEMA a named
+** table is looked up as SQL looks up an unqualified name (temp, main,
+** then attached schemas), and TABLE NULL means every table of main.
+** sqlite_schema (or sqlite_master) audits the schema table itself. Naming
+** a view, a virtual table, or a table or schema that does not exist is an
+** error; so is calling either function with no argument at all. With
+** TABLE NULL, views, virtual tables and their shadow tables, SQLite's own
+** sqlite_% tables and the repair log are skipped (utf8ext_scan.c).
 **
-** Because it reads any table of any attached schema, utf8_audit is
-** SQLITE_VTAB_DIRECTONLY: SQL a user types may call it, a view or trigger
-** stored in a database file may not.
+** Because they read any table of any attached schema, both are
+** SQLITE_VTAB_DIRECTONLY: SQL a user types may call them, a view or
+** trigger stored in a database file may not.
 **
 ** HOW IT WORKS
 **
-** utf8_audit exists only as a function (an eponymous virtual table with no
-** xCreate). xFilter resolves SCHEMA and prepares the list of tables
-** (pragma_table_list, or sqlite_schema before SQLite 3.37). For each table
-** the cursor reads its columns and declared key (pragma_table_xinfo), and
-** for each column it runs one query of its own:
+** xFilter does the whole audit before the first row is returned: for each
+** table, one SELECT over all its columns (utf8ext_scan.c); every TEXT
+** value is validated in C, and for the rare ill-formed one the cursor
+** keeps what its row will show (a few dozen bytes: the key's literal, the
+** first error, the context), never the value. So a table is read once
+** whatever its number of columns, memory grows with the number of
+** ill-formed values, not with the table, and the audit sees exactly the
+** rows that existed when it began: INSERT INTO t SELECT ... FROM
+** utf8_audit('t') ends, as it does for SELECT FROM t. An error while a
+** table is read (a table altered by another connection sharing its cache,
+** say) fails the call with SQLite's message and the table's name.
 **
-**     SELECT "tbl"."col", "tbl".rowid, "tbl"."pk1", "tbl"."pk2"
-**       FROM "schema"."tbl" AS "tbl" NOT INDEXED
-**      WHERE NOT utf8_valid("tbl"."col") AND typeof("tbl"."col")='text'
-**
-** so the scan runs inside SQLite's VDBE at the speed of
-** SELECT count(*) FROM tbl WHERE NOT utf8_valid(col), and only the rare
-** ill-formed value comes back to C, where utf8_scan_errors() and
-** utf8_context() describe it. Nothing is buffered: memory stays flat
-** however large the table. NOT INDEXED keeps the scan in the table's own
-** order even when an index on "col" would cover the query.
-**
-** Every identifier is written into that SQL quoted ("%w"), never pasted;
-** values are bound. A table called  x"; DROP TABLE y; --  is audited like
-** any other. The table is aliased by its own name (FROM "schema"."tbl" AS
-** "tbl": SQLite's schema table, listed as sqlite_schema, is otherwise not
-** known by that name to a column qualifier, and utf8_audit('sqlite_master')
-** failed with "no such column: sqlite_schema.type"). Columns are qualified
-** ("tbl"."col"): SQLite reads a lone "col"
-** that names no column as the string 'col', so a column dropped since the
-** audit began would be audited as a constant instead of failing.
-**
-** The rowid is read by whichever of rowid, _rowid_ and oid no column
-** shadows; when all three are column names it is out of reach and the
-** rowid column (and a key-less table's pk) is NULL.
-**
-** A table altered or dropped while a cursor walks it is no crash: the next
-** query fails and SQLite's message comes back as "utf8_audit: ...".
-**
-** The virtual table's schema:
+** The virtual tables' schemas:
 **
 **     CREATE TABLE x(tbl, col, rowid, pk, "offset", error, bytes, errors,
 **                    context, "table" HIDDEN, schema HIDDEN)
+**     CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk,
+**                    "table" HIDDEN, schema HIDDEN)
 */
-#include "utf8ext_glue.h"
+#include "utf8ext_scan.h"
 #include "context.h"
 
-#include <float.h>
 #include <stdarg.h>
 #include <string.h>
 
-/* Column numbers of the virtual table. */
+/* Column numbers of utf8_audit. */
 #define AUDIT_COLUMN_TBL      0
 #define AUDIT_COLUMN_COL      1
 #define AUDIT_COLUMN_ROWID    2
@@ -107,67 +97,98 @@
 #define AUDIT_COLUMN_ERRORS   7
 #define AUDIT_COLUMN_CONTEXT  8
 #define AUDIT_COLUMN_TABLE    9   /* hidden: the TABLE argument */
-#define AUDIT_COLUMN_SCHEMA  10   /* hidden: the SCHEMA argument */
+
+/* Column numbers of utf8_audit_summary. */
+#define SUMMARY_COLUMN_TBL      0
+#define SUMMARY_COLUMN_COL      1
+#define SUMMARY_COLUMN_CHECKED  2
+#define SUMMARY_COLUMN_BAD      3
+#define SUMMARY_COLUMN_REASONS  4
+#define SUMMARY_COLUMN_FIRST_PK 5
+#define SUMMARY_COLUMN_TABLE    6   /* hidden: the TABLE argument */
 
 /* Characters of context shown either side of the first error. */
 #define AUDIT_CONTEXT_CHARS  12
 
-/* Columns of the scan query before the key columns (see auditScanColumn). */
-#define AUDIT_SCAN_VALUE      0   /* the audited value */
-#define AUDIT_SCAN_ROWID      1   /* the rowid, or NULL */
-#define AUDIT_SCAN_PK         2   /* the first declared key column */
+/*
+** One ill-formed value, as its utf8_audit row shows it.
+*/
+typedef struct audit_finding audit_finding;
+struct audit_finding {
+  int iTable;                 /* Index in the cursor's apTable */
+  int iCol;                   /* The column */
+  int bRowid;                 /* True if iRowid holds the rowid */
+  sqlite3_int64 iRowid;       /* The row's rowid */
+  char *zPk;                  /* Its key as a literal; NULL: none readable */
+  sqlite3_int64 iOffset;      /* Offset of the first ill-formed unit */
+  utf8_unit unit;             /* That unit */
+  unsigned char aBytes[4];    /* Its bytes */
+  sqlite3_int64 nErrors;      /* Ill-formed units in the value */
+  char *zContext;             /* The context column */
+  int nContext;               /* Its length in bytes */
+};
+
+/*
+** One column, as its utf8_audit_summary row shows it.
+*/
+typedef struct audit_column audit_column;
+struct audit_column {
+  int iTable;                 /* Index in the cursor's apTable */
+  int iCol;                   /* The column */
+  sqlite3_int64 nChecked;     /* TEXT values read */
+  sqlite3_int64 nBad;         /* ... that were not well-formed */
+  unsigned mReasons;          /* Bit r: a first error had reason r */
+  char *zFirstPk;             /* Key of the first bad value */
+};
 
 typedef struct audit_vtab audit_vtab;
 struct audit_vtab {
-  sqlite3_vtab base;            /* Base class - must be first */
-  sqlite3 *db;                  /* The connection the audit queries run on */
+  sqlite3_vtab base;          /* Base class - must be first */
+  sqlite3 *db;                /* The connection the audit queries run on */
+  int bSummary;               /* True for utf8_audit_summary */
 };
 
 typedef struct audit_cursor audit_cursor;
 struct audit_cursor {
-  sqlite3_vtab_cursor base;     /* Base class - must be first */
-  sqlite3 *db;                  /* The connection */
-  char *zTableArg;              /* TABLE argument; NULL for every table */
-  char *zSchema;                /* The schema's name as SQLite spells it */
-  sqlite3_stmt *pTables;        /* Lists the tables to audit */
-  int nTables;                  /* Tables pTables has given so far */
-  char *zTab;                   /* Current table, as stored */
-  char **azCol;                 /* Its columns, in declared order */
-  int nCol;                     /* Entries in azCol */
-  int iCol;                     /* Column being scanned */
-  char *zKeys;                  /* ", rowid-or-NULL, key columns" for SQL */
-  int nPk;                      /* Declared key columns (0: the rowid is) */
-  int bRowid;                   /* True if the rowid can be read */
-  sqlite3_stmt *pScan;          /* Scans column iCol of zTab */
-  const unsigned char *zVal;    /* The current ill-formed value ... */
-  sqlite3_int64 nVal;           /* ... and its length in bytes */
-  utf8_errors err;              /* Its ill-formed units */
-  sqlite3_int64 iRowid;         /* Number of the current row, from 1 */
-  int bEof;                     /* True when no rows are left */
-  int eTextEnc;                 /* SQLITE_UTF8, SQLITE_UTF16LE or _UTF16BE */
+  sqlite3_vtab_cursor base;   /* Base class - must be first */
+  char *zTableArg;            /* TABLE argument; NULL for every table */
+  char *zSchema;              /* The schema's name as SQLite spells it */
+  utf8ext_table **apTable;    /* The tables audited, in order */
+  int nTable;                 /* Entries in apTable */
+  audit_finding *aFinding;    /* utf8_audit: the ill-formed values */
+  audit_column *aColumn;      /* utf8_audit_summary: the columns */
+  sqlite3_int64 nRow;         /* Entries in aFinding or aColumn */
+  sqlite3_int64 nAlloc;       /* Allocated entries */
+  sqlite3_int64 iRow;         /* The current one, from 0 */
+};
+
+static const char *const azAuditSchema[2] = {
+  "CREATE TABLE x(tbl, col, rowid, pk, \"offset\", error, bytes, errors,"
+  " context, \"table\" HIDDEN, schema HIDDEN)",
+  "CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk,"
+  " \"table\" HIDDEN, schema HIDDEN)",
 };
 
 /*
-** xConnect: declare the schema. utf8_audit runs queries of its own over
-** any table of any attached schema, so it is SQLITE_VTAB_DIRECTONLY: a view
-** or trigger stored in a database file cannot call it. It is deliberately
-** not SQLITE_VTAB_INNOCUOUS.
+** xConnect, for both modules (pAux says which). They run queries of their
+** own over any table of any attached schema, so they are
+** SQLITE_VTAB_DIRECTONLY, and deliberately not SQLITE_VTAB_INNOCUOUS.
 */
 static int auditConnect(sqlite3 *db, void *pAux, int argc,
                         const char *const *argv, sqlite3_vtab **ppVtab,
                         char **pzErr){
   audit_vtab *pNew;
+  int bSummary = pAux!=0;
   int rc;
-  (void)pAux; (void)argc; (void)argv; (void)pzErr;
+  (void)argc; (void)argv; (void)pzErr;
 
-  rc = sqlite3_declare_vtab(db,
-      "CREATE TABLE x(tbl, col, rowid, pk, \"offset\", error, bytes, errors,"
-      " context, \"table\" HIDDEN, schema HIDDEN)");
+  rc = sqlite3_declare_vtab(db, azAuditSchema[bSummary]);
   if( rc!=SQLITE_OK ) return rc;
   pNew = sqlite3_malloc(sizeof(*pNew));
   if( pNew==0 ) return SQLITE_NOMEM;
   memset(pNew, 0, sizeof(*pNew));
   pNew->db = db;
+  pNew->bSummary = bSummary;
 #ifdef SQLITE_VTAB_DIRECTONLY
   sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
 #endif
@@ -175,75 +196,63 @@ static int auditConnect(sqlite3 *db, void *pAux, int argc,
   return SQLITE_OK;
 }
 
-/*
-** xDisconnect: free the virtual table.
-*/
+/* xDisconnect. */
 static int auditDisconnect(sqlite3_vtab *pVtab){
   sqlite3_free(pVtab);
   return SQLITE_OK;
 }
 
-/*
-** xOpen: a new cursor, at EOF until xFilter runs.
-*/
+/* xOpen: a new cursor, with no rows until xFilter runs. */
 static int auditOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCursor){
   audit_cursor *pCur = sqlite3_malloc(sizeof(*pCur));
+  (void)pVtab;
   if( pCur==0 ) return SQLITE_NOMEM;
   memset(pCur, 0, sizeof(*pCur));
-  pCur->db = ((audit_vtab*)pVtab)->db;
-  pCur->bEof = 1;
   *ppCursor = &pCur->base;
   return SQLITE_OK;
 }
 
-/*
-** Forget the current table: its columns, its key and its scan.
-*/
-static void auditResetTable(audit_cursor *pCur){
-  int i;
-  sqlite3_finalize(pCur->pScan);
-  pCur->pScan = 0;
-  for(i=0; i<pCur->nCol; i++) sqlite3_free(pCur->azCol[i]);
-  sqlite3_free(pCur->azCol);
-  pCur->azCol = 0;
-  pCur->nCol = 0;
-  pCur->iCol = 0;
-  sqlite3_free(pCur->zTab);
-  pCur->zTab = 0;
-  sqlite3_free(pCur->zKeys);
-  pCur->zKeys = 0;
-  pCur->nPk = 0;
-  pCur->bRowid = 0;
-}
-
-/*
-** Finalize every statement and free everything xFilter set up, leaving
-** the cursor at EOF.
-*/
+/* Free everything xFilter gathered, leaving the cursor with no rows. */
 static void auditReset(audit_cursor *pCur){
-  auditResetTable(pCur);
-  sqlite3_finalize(pCur->pTables);
-  pCur->pTables = 0;
-  pCur->nTables = 0;
+  sqlite3_int64 i;
+  for(i=0; i<pCur->nRow; i++){
+    if( pCur->aFinding ){
+      sqlite3_free(pCur->aFinding[i].zPk);
+      sqlite3_free(pCur->aFinding[i].zContext);
+    }else{
+      sqlite3_free(pCur->aColumn[i].zFirstPk);
+    }
+  }
+  sqlite3_free(pCur->aFinding);
+  sqlite3_free(pCur->aColumn);
+  pCur->aFinding = 0;
+  pCur->aColumn = 0;
+  pCur->nRow = pCur->nAlloc = pCur->iRow = 0;
+  for(i=0; i<pCur->nTable; i++) utf8ext_table_free(pCur->apTable[i]);
+  sqlite3_free(pCur->apTable);
+  pCur->apTable = 0;
+  pCur->nTable = 0;
   sqlite3_free(pCur->zTableArg);
   pCur->zTableArg = 0;
   sqlite3_free(pCur->zSchema);
   pCur->zSchema = 0;
-  pCur->iRowid = 0;
-  pCur->bEof = 1;
 }
 
-/*
-** xClose.
-*/
+/* xClose. */
 static int auditClose(sqlite3_vtab_cursor *cur){
   auditReset((audit_cursor*)cur);
   sqlite3_free(cur);
   return SQLITE_OK;
 }
 
+/* The function's name, for messages. */
+static const char *auditName(audit_cursor *pCur){
+  return ((audit_vtab*)pCur->base.pVtab)->bSummary ? "utf8_audit_summary"
+                                                   : "utf8_audit";
+}
+
 /*
-** Set the virtual table's error message to "utf8_audit: " and the
+** Set the virtual table's error message to "<function>: " and the
 ** formatted text, and return rc. An allocation failure, here or before,
 ** returns SQLITE_NOMEM with no message.
 */
@@ -257,565 +266,199 @@ static int auditError(audit_cursor *pCur, int rc, const char *zFormat, ...){
   va_end(ap);
   if( zMsg==0 ) return SQLITE_NOMEM;
   sqlite3_free(pVtab->zErrMsg);
-  pVtab->zErrMsg = sqlite3_mprintf("utf8_audit: %s", zMsg);
+  pVtab->zErrMsg = sqlite3_mprintf("%s: %s", auditName(pCur), zMsg);
   sqlite3_free(zMsg);
   return pVtab->zErrMsg ? rc : SQLITE_NOMEM;
 }
 
-/*
-** Pass on the error rc that an audit query of ours just got, with the
-** connection's message.
-*/
-static int auditSqlError(audit_cursor *pCur, int rc){
-  return auditError(pCur, rc, "%s", sqlite3_errmsg(pCur->db));
-}
-
-/*
-** Prepare zSql (which may be NULL after an allocation failure, and is
-** freed here) into *ppStmt.
-*/
-static int auditPrepare(audit_cursor *pCur, char *zSql, sqlite3_stmt **ppStmt){
-  int rc;
-  *ppStmt = 0;
-  if( zSql==0 ) return SQLITE_NOMEM;
-  rc = sqlite3_prepare_v2(pCur->db, zSql, -1, ppStmt, 0);
-  sqlite3_free(zSql);
-  if( rc!=SQLITE_OK ){
-    rc = auditSqlError(pCur, rc);
-    sqlite3_finalize(*ppStmt);
-    *ppStmt = 0;
-  }
+/* Pass on rc with the message the scanner wrote to zErr (freed here). */
+static int auditScanError(audit_cursor *pCur, int rc, char *zErr){
+  if( zErr ) rc = auditError(pCur, rc, "%s", zErr);
+  sqlite3_free(zErr);
   return rc;
 }
 
-/*
-** A copy of column iCol of pStmt's row, to be freed with sqlite3_free();
-** NULL when out of memory (the columns read with it are never NULL).
-*/
-static char *auditColumnDup(sqlite3_stmt *pStmt, int iCol){
-  const unsigned char *z = sqlite3_column_text(pStmt, iCol);
-  return z ? sqlite3_mprintf("%s", z) : 0;
-}
-
-/*
-** Set pCur->zSchema to the schema zArg names, spelt as SQLite spells it
-** (names match case-insensitively), or "main" when zArg is NULL. A schema
-** that does not exist is an error. "temp" always exists, also before
-** anything has been put in it (pragma_database_list lists it only then).
-*/
-static int auditSchema(audit_cursor *pCur, const char *zArg){
-  sqlite3_stmt *pStmt;
-  int rc;
-
-  if( zArg==0 || sqlite3_stricmp(zArg, "temp")==0 ){
-    pCur->zSchema = sqlite3_mprintf("%s", zArg ? "temp" : "main");
-    return pCur->zSchema ? SQLITE_OK : SQLITE_NOMEM;
-  }
-  rc = auditPrepare(pCur, sqlite3_mprintf(
-      "SELECT name FROM pragma_database_list WHERE name=?1 COLLATE NOCASE"),
-      &pStmt);
-  if( rc!=SQLITE_OK ) return rc;
-  sqlite3_bind_text(pStmt, 1, zArg, -1, SQLITE_STATIC);
-  rc = sqlite3_step(pStmt);
-  if( rc==SQLITE_ROW ){
-    pCur->zSchema = auditColumnDup(pStmt, 0);
-    rc = pCur->zSchema ? SQLITE_OK : SQLITE_NOMEM;
-  }else if( rc==SQLITE_DONE ){
-    rc = auditError(pCur, SQLITE_ERROR, "no such schema: %s", zArg);
+/* Make room for one more row; SQLITE_NOMEM when there is none. */
+static int auditGrow(audit_cursor *pCur){
+  void *pNew;
+  sqlite3_int64 nNew;
+  size_t sz;
+  if( pCur->nRow<pCur->nAlloc ) return SQLITE_OK;
+  nNew = pCur->nAlloc ? 2*pCur->nAlloc : 64;
+  if( ((audit_vtab*)pCur->base.pVtab)->bSummary ){
+    sz = sizeof(audit_column);
+    pNew = sqlite3_realloc64(pCur->aColumn, nNew*sz);
+    if( pNew ) pCur->aColumn = pNew;
   }else{
-    rc = auditSqlError(pCur, rc);
+    sz = sizeof(audit_finding);
+    pNew = sqlite3_realloc64(pCur->aFinding, nNew*sz);
+    if( pNew ) pCur->aFinding = pNew;
   }
-  sqlite3_finalize(pStmt);
-  return rc;
+  if( pNew==0 ) return SQLITE_NOMEM;
+  pCur->nAlloc = nNew;
+  return SQLITE_OK;
 }
 
 /*
-** Prepare pCur->pTables, which lists (name, type, wr) for the tables to
-** audit: type is 'table', 'view', 'virtual' or 'shadow', and wr is 1 for
-** a WITHOUT ROWID table, 0 for a rowid table, NULL when unknown.
-**
-** SQLite 3.37 and later say all of it through pragma_table_list. Before,
-** sqlite_schema says which entries are views and virtual tables, wr is
-** left NULL (auditLoadTable then tries the rowid), and a shadow table is
-** taken to be one named after a virtual table, "_" and a suffix with no
-** "_" (SQLite's own rule also asks the module). Defining
-** UTF8EXT_AUDIT_NO_TABLE_LIST at compile time takes this path, to test it.
+** Record the ill-formed value z[0..n) (errors e) of column iCol in the
+** row pScan is on, table pCur->apTable[iTable].
 */
-static int auditListTables(audit_cursor *pCur){
+static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
+                           sqlite3_stmt *pScan, const unsigned char *z,
+                           sqlite3_int64 n, utf8_errors e){
+  const utf8ext_table *pTab = pCur->apTable[iTable];
+  audit_finding *f;
+  size_t nCtx;
+  int rc = auditGrow(pCur);
+  if( rc!=SQLITE_OK ) return rc;
+  f = &pCur->aFinding[pCur->nRow];
+  memset(f, 0, sizeof(*f));
+  f->iTable = iTable;
+  f->iCol = iCol;
+  if( pTab->zRowid ){
+    f->bRowid = 1;
+    f->iRowid = sqlite3_column_int64(pScan, UTF8EXT_SCAN_ROWID);
+  }
+  if( pTab->nPk>0 || pTab->zRowid ){
+    f->zPk = utf8ext_scan_pk_literal(pTab, pScan);
+    if( f->zPk==0 ) return SQLITE_NOMEM;
+  }
+  pCur->nRow++;               /* from here on auditReset frees it */
+  f->iOffset = (sqlite3_int64)e.first;
+  f->unit = e.unit;
+  memcpy(f->aBytes, z+e.first, e.unit.length);
+  f->nErrors = (sqlite3_int64)e.count;
+  nCtx = utf8_context(z, (size_t)n, e.first, AUDIT_CONTEXT_CHARS, 0);
+  f->zContext = sqlite3_malloc64(nCtx+1);
+  if( f->zContext==0 ) return SQLITE_NOMEM;
+  utf8_context(z, (size_t)n, e.first, AUDIT_CONTEXT_CHARS,
+               (unsigned char*)f->zContext);
+  f->nContext = (int)nCtx;
+  return SQLITE_OK;
+}
+
+/*
+** Read table pCur->apTable[iTable] once, every column of every row, and
+** record what each function reports of it. For the summary, its columns'
+** entries are aColumn[iFirst..iFirst+nCol).
+*/
+static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
+  const utf8ext_table *pTab = pCur->apTable[iTable];
+  int bSummary = ((audit_vtab*)pCur->base.pVtab)->bSummary;
+  sqlite3_int64 iFirst = pCur->nRow;
+  sqlite3_stmt *pScan = 0;
   char *zSql;
-  int rc;
-  int bTableList = sqlite3_libversion_number()>=3037000;
-#ifdef UTF8EXT_AUDIT_NO_TABLE_LIST
-  bTableList = 0;
-#endif
-  if( bTableList ){
-    zSql = sqlite3_mprintf(
-        "SELECT name, type, wr FROM pragma_table_list(?1) WHERE schema=?2"
-        " AND (?1 IS NOT NULL OR (type='table'"
-        " AND name NOT LIKE 'sqlite\\_%%' ESCAPE '\\'))"
-        " ORDER BY name");
-  }else{
-    zSql = sqlite3_mprintf(
-        "SELECT name, CASE WHEN type='view' THEN 'view'"
-        " WHEN sql LIKE 'CREATE VIRTUAL TABLE%%' THEN 'virtual'"
-        " WHEN EXISTS (SELECT 1 FROM \"%w\".sqlite_master AS v"
-        "   WHERE v.sql LIKE 'CREATE VIRTUAL TABLE%%'"
-        "   AND substr(m.name, 1, length(v.name)+1)=v.name||'_' COLLATE NOCASE"
-        "   AND instr(substr(m.name, length(v.name)+2), '_')=0)"
-        " THEN 'shadow' ELSE 'table' END AS kind,"
-        " NULL FROM \"%w\".sqlite_master AS m"
-        " WHERE type IN ('table','view') AND CASE WHEN ?1 IS NULL"
-        " THEN kind='table' AND name NOT LIKE 'sqlite\\_%%' ESCAPE '\\'"
-        " ELSE name=?1 COLLATE NOCASE END"
-        " ORDER BY name", pCur->zSchema, pCur->zSchema);
-  }
-  rc = auditPrepare(pCur, zSql, &pCur->pTables);
-  if( rc!=SQLITE_OK ) return rc;
-  sqlite3_bind_text(pCur->pTables, 1, pCur->zTableArg, -1, SQLITE_STATIC);
-  sqlite3_bind_text(pCur->pTables, 2, pCur->zSchema, -1, SQLITE_STATIC);
-  return SQLITE_OK;
-}
+  int rc = SQLITE_OK, i;
 
-/*
-** True if the table zTab of the cursor's schema has a rowid readable as
-** zAlias: a WITHOUT ROWID table has none. For SQLite before 3.37, where
-** pragma_table_list does not say.
-*/
-static int auditHasRowid(audit_cursor *pCur, const char *zAlias){
-  sqlite3_stmt *pStmt = 0;
-  char *zSql = sqlite3_mprintf("SELECT \"%w\".\"%w\" FROM \"%w\".\"%w\" AS \"%w\"",
-                               pCur->zTab, zAlias, pCur->zSchema, pCur->zTab,
-                               pCur->zTab);
-  int rc;
+  if( bSummary ){
+    for(i=0; rc==SQLITE_OK && i<pTab->nCol; i++){
+      rc = auditGrow(pCur);
+      if( rc==SQLITE_OK ){
+        audit_column *c = &pCur->aColumn[pCur->nRow++];
+        memset(c, 0, sizeof(*c));
+        c->iTable = iTable;
+        c->iCol = i;
+      }
+    }
+    if( rc!=SQLITE_OK ) return rc;
+  }
+  zSql = utf8ext_scan_sql(pTab);
   if( zSql==0 ) return SQLITE_NOMEM;
-  rc = sqlite3_prepare_v2(pCur->db, zSql, -1, &pStmt, 0);
+  rc = sqlite3_prepare_v2(db, zSql, -1, &pScan, 0);
   sqlite3_free(zSql);
-  sqlite3_finalize(pStmt);
-  return rc==SQLITE_OK;
-}
-
-/*
-** Load the table pTables is on: its name, its columns in declared order,
-** and the SQL that selects its rowid and declared key (pCur->zKeys).
-** bWithoutRowid is 1, 0, or -1 when unknown.
-*/
-static int auditLoadTable(audit_cursor *pCur, int bWithoutRowid){
-  static const char *const azAlias[] = { "rowid", "_rowid_", "oid" };
-  sqlite3_stmt *pStmt;
-  sqlite3_str *pKeys;
-  const char *zAlias = 0;
-  int *aiPk = 0;              /* aiPk[i]: position in the key of column i */
-  int nAlloc = 0;
-  int rc, i, k;
-
-  auditResetTable(pCur);
-  pCur->zTab = auditColumnDup(pCur->pTables, 0);
-  if( pCur->zTab==0 ) return SQLITE_NOMEM;
-
-  rc = auditPrepare(pCur, sqlite3_mprintf(
-      "SELECT name, pk FROM pragma_table_xinfo(?1, ?2)"), &pStmt);
-  if( rc!=SQLITE_OK ) return rc;
-  sqlite3_bind_text(pStmt, 1, pCur->zTab, -1, SQLITE_STATIC);
-  sqlite3_bind_text(pStmt, 2, pCur->zSchema, -1, SQLITE_STATIC);
-  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
-    if( pCur->nCol==nAlloc ){
-      int nNew = nAlloc ? 2*nAlloc : 16;
-      char **azNew = sqlite3_realloc64(pCur->azCol, nNew*sizeof(char*));
-      int *aiNew = sqlite3_realloc64(aiPk, nNew*sizeof(int));
-      if( azNew ) pCur->azCol = azNew;
-      if( aiNew ) aiPk = aiNew;
-      if( azNew==0 || aiNew==0 ){ rc = SQLITE_NOMEM; break; }
-      nAlloc = nNew;
-    }
-    pCur->azCol[pCur->nCol] = auditColumnDup(pStmt, 0);
-    if( pCur->azCol[pCur->nCol]==0 ){ rc = SQLITE_NOMEM; break; }
-    aiPk[pCur->nCol] = sqlite3_column_int(pStmt, 1);
-    if( aiPk[pCur->nCol]>0 ) pCur->nPk++;
-    pCur->nCol++;
-  }
-  if( rc==SQLITE_DONE ){
+  while( rc==SQLITE_OK && (rc = sqlite3_step(pScan))==SQLITE_ROW ){
     rc = SQLITE_OK;
-    if( pCur->nCol==0 ){
-      /* Dropped since pTables listed it. */
-      rc = auditError(pCur, SQLITE_ERROR, "no such table: %s.%s",
-                      pCur->zSchema, pCur->zTab);
-    }
-  }else if( rc!=SQLITE_NOMEM ){
-    rc = auditSqlError(pCur, rc);
-  }
-  sqlite3_finalize(pStmt);
-
-  /* The first name for the rowid that no column shadows. */
-  for(k=0; rc==SQLITE_OK && zAlias==0 && k<3; k++){
-    zAlias = azAlias[k];
-    for(i=0; i<pCur->nCol; i++){
-      if( sqlite3_stricmp(pCur->azCol[i], zAlias)==0 ){ zAlias = 0; break; }
-    }
-  }
-  if( zAlias && bWithoutRowid<0 ) bWithoutRowid = !auditHasRowid(pCur, zAlias);
-  pCur->bRowid = zAlias!=0 && bWithoutRowid==0;
-
-  /* ", "tbl".rowid, "tbl"."k1", ...": the key columns in key order. */
-  if( rc==SQLITE_OK ){
-    pKeys = sqlite3_str_new(pCur->db);
-    if( pCur->bRowid ){
-      sqlite3_str_appendf(pKeys, ", \"%w\".\"%w\"", pCur->zTab, zAlias);
-    }else{
-      sqlite3_str_appendall(pKeys, ", NULL");
-    }
-    for(k=1; k<=pCur->nPk; k++){
-      for(i=0; i<pCur->nCol && aiPk[i]!=k; i++){}
-      if( i<pCur->nCol ){
-        sqlite3_str_appendf(pKeys, ", \"%w\".\"%w\"",
-                            pCur->zTab, pCur->azCol[i]);
-      }
-    }
-    rc = sqlite3_str_errcode(pKeys);
-    pCur->zKeys = sqlite3_str_finish(pKeys);
-    if( rc==SQLITE_OK && pCur->zKeys==0 ) rc = SQLITE_NOMEM;
-  }
-  sqlite3_free(aiPk);
-  return rc;
-}
-
-/*
-** Step pTables to the next table to audit and load it, or set bEof.
-** A named table that is missing, a view or a virtual table is an error.
-*/
-static int auditNextTable(audit_cursor *pCur){
-  int rc = sqlite3_step(pCur->pTables);
-  const char *zType;
-  if( rc==SQLITE_DONE ){
-    auditResetTable(pCur);
-    if( pCur->zTableArg && pCur->nTables==0 ){
-      return auditError(pCur, SQLITE_ERROR, "no such table: %s.%s",
-                        pCur->zSchema, pCur->zTableArg);
-    }
-    pCur->bEof = 1;
-    return SQLITE_OK;
-  }
-  if( rc!=SQLITE_ROW ) return auditSqlError(pCur, rc);
-  pCur->nTables++;
-  zType = (const char*)sqlite3_column_text(pCur->pTables, 1);
-  if( zType && strcmp(zType, "view")==0 ){
-    return auditError(pCur, SQLITE_ERROR, "\"%w\" is a view, not a table",
-                      sqlite3_column_text(pCur->pTables, 0));
-  }
-  if( zType && strcmp(zType, "virtual")==0 ){
-    return auditError(pCur, SQLITE_ERROR,
-                      "\"%w\" is a virtual table, not an ordinary table",
-                      sqlite3_column_text(pCur->pTables, 0));
-  }
-  return auditLoadTable(pCur,
-      sqlite3_column_type(pCur->pTables, 2)==SQLITE_NULL ? -1 :
-      sqlite3_column_int(pCur->pTables, 2)!=0);
-}
-
-/*
-** Prepare pScan: the ill-formed TEXT values of column iCol, with the
-** rowid and key of their rows (columns AUDIT_SCAN_*).
-*/
-static int auditScanColumn(audit_cursor *pCur){
-  char *zCol = sqlite3_mprintf("\"%w\".\"%w\"",
-                               pCur->zTab, pCur->azCol[pCur->iCol]);
-  int rc;
-  if( zCol==0 ) return SQLITE_NOMEM;
-  rc = auditPrepare(pCur, sqlite3_mprintf(
-      "SELECT %s%s FROM \"%w\".\"%w\" AS \"%w\" NOT INDEXED"
-      " WHERE NOT utf8_valid(%s) AND typeof(%s)='text'",
-      zCol, pCur->zKeys, pCur->zSchema, pCur->zTab, pCur->zTab, zCol, zCol),
-      &pCur->pScan);
-  sqlite3_free(zCol);
-  return rc;
-}
-
-/*
-** Move to the next ill-formed value: on in this column's scan, else on to
-** the next column, else on to the next table; set bEof after the last.
-*/
-static int auditAdvance(audit_cursor *pCur){
-  int rc;
-  for(;;){
-    if( pCur->pScan ){
-      rc = sqlite3_step(pCur->pScan);
-      if( rc==SQLITE_ROW ){
-        sqlite3_value *pVal = sqlite3_column_value(pCur->pScan,
-                                                   AUDIT_SCAN_VALUE);
-        if( utf8ext_value_bytes(pVal, &pCur->zVal, &pCur->nVal)<0 ){
-          return SQLITE_NOMEM;
+    for(i=0; rc==SQLITE_OK && i<pTab->nCol; i++){
+      int iCol = UTF8EXT_SCAN_COL(pTab, i);
+      const unsigned char *z;
+      sqlite3_int64 n;
+      utf8_errors e;
+      if( sqlite3_column_type(pScan, iCol)!=SQLITE_TEXT ) continue;
+      z = sqlite3_column_text(pScan, iCol);
+      n = sqlite3_column_bytes(pScan, iCol);
+      if( z==0 ){ rc = SQLITE_NOMEM; break; }
+      if( bSummary ) pCur->aColumn[iFirst+i].nChecked++;
+      if( utf8_is_valid(z, (size_t)n) ) continue;
+      e = utf8_scan_errors(z, (size_t)n);
+      if( bSummary ){
+        audit_column *c = &pCur->aColumn[iFirst+i];
+        c->nBad++;
+        c->mReasons |= 1u<<e.unit.reason;
+        if( c->zFirstPk==0 && (pTab->nPk>0 || pTab->zRowid) ){
+          c->zFirstPk = utf8ext_scan_pk_literal(pTab, pScan);
+          if( c->zFirstPk==0 ) rc = SQLITE_NOMEM;
         }
-        pCur->err = utf8_scan_errors(pCur->zVal, (size_t)pCur->nVal);
-        if( pCur->err.count==0 ) continue;  /* a utf8_valid() not ours */
-        pCur->iRowid++;
-        return SQLITE_OK;
-      }
-      if( rc!=SQLITE_DONE ) return auditSqlError(pCur, rc);
-      sqlite3_finalize(pCur->pScan);
-      pCur->pScan = 0;
-      pCur->iCol++;
-    }else if( pCur->iCol<pCur->nCol ){
-      rc = auditScanColumn(pCur);
-      if( rc!=SQLITE_OK ) return rc;
-    }else{
-      rc = auditNextTable(pCur);
-      if( rc!=SQLITE_OK || pCur->bEof ) return rc;
-    }
-  }
-}
-
-/*
-** xNext.
-*/
-static int auditNext(sqlite3_vtab_cursor *cur){
-  return auditAdvance((audit_cursor*)cur);
-}
-
-/*
-** xEof.
-*/
-static int auditEof(sqlite3_vtab_cursor *cur){
-  return ((audit_cursor*)cur)->bEof;
-}
-
-/*
-** Append the bytes z[0..n) to p as hexadecimal digits.
-*/
-static void auditAppendHex(sqlite3_str *p, const unsigned char *z,
-                           sqlite3_int64 n){
-  static const char hex[] = "0123456789ABCDEF";
-  sqlite3_int64 i;
-  for(i=0; i<n; i++){
-    char a[2];
-    a[0] = hex[z[i]>>4];
-    a[1] = hex[z[i]&0xF];
-    sqlite3_str_append(p, a, 2);
-  }
-}
-
-/*
-** True if the UTF-16 text z[0..n) in byte order eTextEnc cannot be written
-** as a quoted SQL literal that SQLite would turn back into the same code
-** units: it has a NUL, an unpaired surrogate, or U+FFFE or U+FFFF (which
-** SQLite's UTF-8 to UTF-16 conversion of the SQL text makes U+FFFD).
-*/
-static int auditUtf16NeedsHex(const unsigned char *z, sqlite3_int64 n,
-                              int eTextEnc){
-  sqlite3_int64 i;
-  int hi = eTextEnc==SQLITE_UTF16BE ? 0 : 1;   /* index of the high byte */
-  for(i=0; i+1<n; i+=2){
-    unsigned u = (unsigned)z[i+hi]<<8 | z[i+1-hi];
-    if( u==0 || u>=0xFFFE ) return 1;
-    if( u>=0xDC00 && u<=0xDFFF ) return 1;          /* a lone low half */
-    if( u>=0xD800 && u<=0xDBFF ){
-      unsigned w;
-      if( i+3>=n ) return 1;
-      w = (unsigned)z[i+2+hi]<<8 | z[i+3-hi];
-      if( w<0xDC00 || w>0xDFFF ) return 1;
-      i += 2;
-    }
-  }
-  return n%2!=0;
-}
-
-/*
-** Append v to p as an SQL literal that compares equal to it: what quote()
-** writes, except that a REAL keeps all 17 digits and an infinity is
-** 9e999, and TEXT that is not well-formed UTF-8 or holds a NUL (which
-** quote() cuts at) is written CAST(X'...' AS TEXT).
-**
-** In a UTF-16 database X'...' AS TEXT is read as UTF-16, so there the hex
-** is of the stored UTF-16 (read before any conversion to UTF-8, which is
-** lossy for an unpaired surrogate), and it is used whenever the text has
-** a NUL, an unpaired surrogate or U+FFFE/U+FFFF. eTextEnc is the
-** database's text encoding.
-*/
-static void auditAppendLiteral(sqlite3_str *p, sqlite3_value *v, int eTextEnc){
-  const unsigned char *z;
-  sqlite3_int64 n;
-  double r;
-  switch( sqlite3_value_type(v) ){
-    case SQLITE_INTEGER:
-      sqlite3_str_appendf(p, "%lld", sqlite3_value_int64(v));
-      break;
-    case SQLITE_FLOAT:
-      r = sqlite3_value_double(v);
-      if( r>DBL_MAX ){
-        sqlite3_str_appendall(p, "9e999");
-      }else if( r< -DBL_MAX ){
-        sqlite3_str_appendall(p, "-9e999");
       }else{
-        sqlite3_str_appendf(p, "%!.17g", r);
+        rc = auditAddFinding(pCur, iTable, i, pScan, z, n, e);
       }
-      break;
-    case SQLITE_TEXT:
-      if( eTextEnc==SQLITE_UTF16LE || eTextEnc==SQLITE_UTF16BE ){
-        z = eTextEnc==SQLITE_UTF16LE ? sqlite3_value_text16le(v)
-                                     : sqlite3_value_text16be(v);
-        n = sqlite3_value_bytes16(v);
-        if( z==0 ) break;   /* out of memory: the statement fails NOMEM */
-        if( auditUtf16NeedsHex(z, n, eTextEnc) ){
-          sqlite3_str_appendall(p, "CAST(X'");
-          auditAppendHex(p, z, n);
-          sqlite3_str_appendall(p, "' AS TEXT)");
-          break;
-        }
-      }
-      z = sqlite3_value_text(v);
-      n = sqlite3_value_bytes(v);
-      if( z==0 ) break;   /* out of memory: sqlite3_str_errcode() says */
-      if( utf8_is_valid(z, (size_t)n) && memchr(z, 0, (size_t)n)==0 ){
-        sqlite3_str_appendf(p, "%Q", z);
-      }else{
-        sqlite3_str_appendall(p, "CAST(X'");
-        auditAppendHex(p, z, n);
-        sqlite3_str_appendall(p, "' AS TEXT)");
-      }
-      break;
-    case SQLITE_BLOB:
-      z = sqlite3_value_blob(v);
-      sqlite3_str_appendall(p, "X'");
-      auditAppendHex(p, z, sqlite3_value_bytes(v));
-      sqlite3_str_appendall(p, "'");
-      break;
-    default:
-      sqlite3_str_appendall(p, "NULL");
-      break;
-  }
-}
-
-/*
-** The pk column: the declared key as a literal, a row value for a
-** composite key; the rowid's literal when no key is declared; NULL when
-** neither can be read.
-*/
-static void auditResultPk(audit_cursor *pCur, sqlite3_context *ctx){
-  int iFirst = pCur->nPk ? AUDIT_SCAN_PK : AUDIT_SCAN_ROWID;
-  int nKey = pCur->nPk ? pCur->nPk : 1;
-  sqlite3_str *p;
-  int i, rc;
-  if( pCur->nPk==0 && !pCur->bRowid ) return;
-  p = sqlite3_str_new(pCur->db);
-  if( nKey>1 ) sqlite3_str_appendall(p, "(");
-  for(i=0; i<nKey; i++){
-    if( i>0 ) sqlite3_str_appendall(p, ", ");
-    auditAppendLiteral(p, sqlite3_column_value(pCur->pScan, iFirst+i),
-                       pCur->eTextEnc);
-  }
-  if( nKey>1 ) sqlite3_str_appendall(p, ")");
-  rc = sqlite3_str_errcode(p);
-  if( rc==SQLITE_OK ){
-    sqlite3_result_text(ctx, sqlite3_str_finish(p), -1, sqlite3_free);
-  }else{
-    sqlite3_free(sqlite3_str_finish(p));
-    if( rc==SQLITE_NOMEM ){
-      sqlite3_result_error_nomem(ctx);
-    }else{
-      sqlite3_result_error_code(ctx, rc);
     }
   }
-}
-
-/*
-** The context column: see utf8_context() in core/context.c.
-*/
-static void auditResultContext(audit_cursor *pCur, sqlite3_context *ctx){
-  size_t n = utf8_context(pCur->zVal, (size_t)pCur->nVal, pCur->err.first,
-                          AUDIT_CONTEXT_CHARS, 0);
-  unsigned char *z = sqlite3_malloc64(n+1);
-  if( z==0 ){
-    sqlite3_result_error_nomem(ctx);
-    return;
+  if( rc==SQLITE_DONE ) rc = SQLITE_OK;
+  if( rc!=SQLITE_OK ){
+    char *zName = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    sqlite3_finalize(pScan);
+    if( rc==SQLITE_NOMEM || zName==0 ){
+      sqlite3_free(zName);
+      return SQLITE_NOMEM;
+    }
+    rc = auditError(pCur, rc, "reading table \"%w\".\"%w\" failed: %s",
+                    pTab->zSchema, pTab->zName, zName);
+    sqlite3_free(zName);
+    return rc;
   }
-  utf8_context(pCur->zVal, (size_t)pCur->nVal, pCur->err.first,
-               AUDIT_CONTEXT_CHARS, z);
-  sqlite3_result_text64(ctx, (const char*)z, n, sqlite3_free, SQLITE_UTF8);
+  return sqlite3_finalize(pScan);
 }
 
 /*
-** xColumn.
+** Audit every table pList lists. A named table that is missing, a view or
+** a virtual table is an error.
 */
-static int auditColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
-                       int i){
-  audit_cursor *pCur = (audit_cursor*)cur;
-  switch( i ){
-    case AUDIT_COLUMN_TBL:
-      sqlite3_result_text(ctx, pCur->zTab, -1, SQLITE_TRANSIENT);
-      break;
-    case AUDIT_COLUMN_COL:
-      sqlite3_result_text(ctx, pCur->azCol[pCur->iCol], -1, SQLITE_TRANSIENT);
-      break;
-    case AUDIT_COLUMN_ROWID:
-      if( pCur->bRowid ){
-        sqlite3_result_value(ctx,
-            sqlite3_column_value(pCur->pScan, AUDIT_SCAN_ROWID));
-      }
-      break;
-    case AUDIT_COLUMN_PK:
-      auditResultPk(pCur, ctx);
-      break;
-    case AUDIT_COLUMN_OFFSET:
-      sqlite3_result_int64(ctx, (sqlite3_int64)pCur->err.first);
-      break;
-    case AUDIT_COLUMN_ERROR:
-      sqlite3_result_text(ctx,
-          utf8_reason_text((utf8_reason)pCur->err.unit.reason), -1,
-          SQLITE_STATIC);
-      break;
-    case AUDIT_COLUMN_BYTES:
-      sqlite3_result_blob(ctx, pCur->zVal + pCur->err.first,
-                          pCur->err.unit.length, SQLITE_TRANSIENT);
-      break;
-    case AUDIT_COLUMN_ERRORS:
-      sqlite3_result_int64(ctx, (sqlite3_int64)pCur->err.count);
-      break;
-    case AUDIT_COLUMN_CONTEXT:
-      auditResultContext(pCur, ctx);
-      break;
-    case AUDIT_COLUMN_TABLE:
-      if( pCur->zTableArg ){
-        sqlite3_result_text(ctx, pCur->zTableArg, -1, SQLITE_TRANSIENT);
-      }
-      break;
-    default: /* AUDIT_COLUMN_SCHEMA */
-      sqlite3_result_text(ctx, pCur->zSchema, -1, SQLITE_TRANSIENT);
-      break;
+static int auditAllTables(audit_cursor *pCur, sqlite3 *db,
+                          sqlite3_stmt *pList){
+  int rc;
+  while( (rc = sqlite3_step(pList))==SQLITE_ROW ){
+    const char *zName = (const char*)sqlite3_column_text(pList, 0);
+    const char *zType = (const char*)sqlite3_column_text(pList, 1);
+    utf8ext_table **apNew;
+    char *zErr = 0;
+    if( zName==0 || zType==0 ) return SQLITE_NOMEM;
+    if( strcmp(zType, "view")==0 ){
+      return auditError(pCur, SQLITE_ERROR, "\"%w\" is a view, not a table",
+                        zName);
+    }
+    if( strcmp(zType, "virtual")==0 ){
+      return auditError(pCur, SQLITE_ERROR,
+                        "\"%w\" is a virtual table, not an ordinary table",
+                        zName);
+    }
+    apNew = sqlite3_realloc64(pCur->apTable,
+                              (pCur->nTable+1)*sizeof(utf8ext_table*));
+    if( apNew==0 ) return SQLITE_NOMEM;
+    pCur->apTable = apNew;
+    rc = utf8ext_table_load(db, pCur->zSchema, zName,
+        sqlite3_column_type(pList, 2)==SQLITE_NULL ? -1 :
+        sqlite3_column_int(pList, 2)!=0, &pCur->apTable[pCur->nTable], &zErr);
+    if( rc!=SQLITE_OK ) return auditScanError(pCur, rc, zErr);
+    pCur->nTable++;
+    rc = auditReadTable(pCur, db, pCur->nTable-1);
+    if( rc!=SQLITE_OK ) return rc;
+  }
+  if( rc!=SQLITE_DONE ){
+    return auditError(pCur, rc, "%s", sqlite3_errmsg(db));
+  }
+  if( pCur->zTableArg && pCur->nTable==0 ){
+    sqlite3_str *s = sqlite3_str_new(0);
+    char *z;
+    utf8ext_append_escaped(s, (const unsigned char*)pCur->zTableArg,
+                           (sqlite3_int64)strlen(pCur->zTableArg));
+    z = sqlite3_str_finish(s);
+    if( z==0 ) return SQLITE_NOMEM;
+    rc = auditError(pCur, SQLITE_ERROR, "no such table: %s.%s",
+                    pCur->zSchema, z);
+    sqlite3_free(z);
+    return rc;
   }
   return SQLITE_OK;
-}
-
-/*
-** xRowid: the row's number in this audit, from 1.
-*/
-static int auditRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid){
-  *pRowid = ((audit_cursor*)cur)->iRowid;
-  return SQLITE_OK;
-}
-
-/*
-** Set pCur->eTextEnc to the database's text encoding (PRAGMA encoding),
-** which the pk column's literals depend on.
-*/
-static int auditTextEncoding(audit_cursor *pCur){
-  sqlite3_stmt *pStmt;
-  const char *z;
-  int rc = auditPrepare(pCur, sqlite3_mprintf("PRAGMA encoding"), &pStmt);
-  if( rc!=SQLITE_OK ) return rc;
-  rc = sqlite3_step(pStmt);
-  if( rc==SQLITE_ROW ){
-    z = (const char*)sqlite3_column_text(pStmt, 0);
-    if( z==0 ){
-      rc = SQLITE_NOMEM;
-    }else{
-      pCur->eTextEnc = sqlite3_stricmp(z, "UTF-16le")==0 ? SQLITE_UTF16LE :
-                       sqlite3_stricmp(z, "UTF-16be")==0 ? SQLITE_UTF16BE :
-                       SQLITE_UTF8;
-      rc = SQLITE_OK;
-    }
-  }else{
-    rc = auditSqlError(pCur, rc);
-  }
-  sqlite3_finalize(pStmt);
-  return rc;
 }
 
 /*
@@ -840,39 +483,171 @@ static int auditArgText(audit_cursor *pCur, sqlite3_value *pVal,
 
 /*
 ** xFilter: argv[0] is TABLE, argv[1] SCHEMA when idxNum has bit 2 (see
-** xBestIndex). Start over: finalize what a previous filter left, resolve
-** the schema, list the tables and move to the first ill-formed value.
+** xBestIndex). Start over, then do the whole audit (see HOW IT WORKS).
 */
 static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
                        const char *idxStr, int argc, sqlite3_value **argv){
   audit_cursor *pCur = (audit_cursor*)cur;
-  const char *zSchema = 0;
+  sqlite3 *db = ((audit_vtab*)cur->pVtab)->db;
+  sqlite3_stmt *pList = 0;
   char *zSchemaArg = 0;
-  int rc;
+  char *zErr = 0;
+  int rc = SQLITE_OK;
   (void)idxStr;
 
   auditReset(pCur);
-  pCur->bEof = 0;
   if( argc>0 && sqlite3_value_type(argv[0])!=SQLITE_NULL ){
     rc = auditArgText(pCur, argv[0], "TABLE", &pCur->zTableArg);
-    if( rc!=SQLITE_OK ){ pCur->bEof = 1; return rc; }
   }
-  if( (idxNum & 2) && argc>1 && sqlite3_value_type(argv[1])!=SQLITE_NULL ){
+  if( rc==SQLITE_OK && (idxNum & 2) && argc>1
+   && sqlite3_value_type(argv[1])!=SQLITE_NULL ){
     rc = auditArgText(pCur, argv[1], "SCHEMA", &zSchemaArg);
-    if( rc!=SQLITE_OK ){ pCur->bEof = 1; return rc; }
-    zSchema = zSchemaArg;
   }
-  rc = auditSchema(pCur, zSchema);
+  if( rc==SQLITE_OK ){
+    rc = utf8ext_resolve_schema(db, pCur->zTableArg, zSchemaArg,
+                                &pCur->zSchema, &zErr);
+    if( rc!=SQLITE_OK ) rc = auditScanError(pCur, rc, zErr), zErr = 0;
+  }
   sqlite3_free(zSchemaArg);
-  if( rc==SQLITE_OK ) rc = auditTextEncoding(pCur);
-  if( rc==SQLITE_OK ) rc = auditListTables(pCur);
-  if( rc==SQLITE_OK ) rc = auditAdvance(pCur);
-  if( rc!=SQLITE_OK ) pCur->bEof = 1;
+  if( rc==SQLITE_OK ){
+    rc = utf8ext_list_tables(db, pCur->zSchema, pCur->zTableArg, &pList,
+                             &zErr);
+    if( rc!=SQLITE_OK ) rc = auditScanError(pCur, rc, zErr), zErr = 0;
+  }
+  if( rc==SQLITE_OK ) rc = auditAllTables(pCur, db, pList);
+  sqlite3_finalize(pList);
+  if( rc!=SQLITE_OK ){
+    /* keep the message, drop the rows */
+    char *zMsg = cur->pVtab->zErrMsg;
+    cur->pVtab->zErrMsg = 0;
+    auditReset(pCur);
+    cur->pVtab->zErrMsg = zMsg;
+  }
   return rc;
 }
 
+/* xNext. */
+static int auditNext(sqlite3_vtab_cursor *cur){
+  ((audit_cursor*)cur)->iRow++;
+  return SQLITE_OK;
+}
+
+/* xEof. */
+static int auditEof(sqlite3_vtab_cursor *cur){
+  audit_cursor *pCur = (audit_cursor*)cur;
+  return pCur->iRow>=pCur->nRow;
+}
+
+/* Return a hidden argument's column: TABLE as given, SCHEMA as resolved. */
+static void auditResultArg(audit_cursor *pCur, sqlite3_context *ctx,
+                           int bSchema){
+  const char *z = bSchema ? pCur->zSchema : pCur->zTableArg;
+  if( z ) sqlite3_result_text(ctx, z, -1, SQLITE_TRANSIENT);
+}
+
+/* xColumn of utf8_audit. */
+static int auditColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
+                       int i){
+  audit_cursor *pCur = (audit_cursor*)cur;
+  const audit_finding *f = &pCur->aFinding[pCur->iRow];
+  const utf8ext_table *pTab = pCur->apTable[f->iTable];
+  switch( i ){
+    case AUDIT_COLUMN_TBL:
+      sqlite3_result_text(ctx, pTab->zName, -1, SQLITE_TRANSIENT);
+      break;
+    case AUDIT_COLUMN_COL:
+      sqlite3_result_text(ctx, pTab->azCol[f->iCol], -1, SQLITE_TRANSIENT);
+      break;
+    case AUDIT_COLUMN_ROWID:
+      if( f->bRowid ) sqlite3_result_int64(ctx, f->iRowid);
+      break;
+    case AUDIT_COLUMN_PK:
+      if( f->zPk ) sqlite3_result_text(ctx, f->zPk, -1, SQLITE_TRANSIENT);
+      break;
+    case AUDIT_COLUMN_OFFSET:
+      sqlite3_result_int64(ctx, f->iOffset);
+      break;
+    case AUDIT_COLUMN_ERROR:
+      sqlite3_result_text(ctx, utf8_reason_text((utf8_reason)f->unit.reason),
+                          -1, SQLITE_STATIC);
+      break;
+    case AUDIT_COLUMN_BYTES:
+      sqlite3_result_blob(ctx, f->aBytes, f->unit.length, SQLITE_TRANSIENT);
+      break;
+    case AUDIT_COLUMN_ERRORS:
+      sqlite3_result_int64(ctx, f->nErrors);
+      break;
+    case AUDIT_COLUMN_CONTEXT:
+      sqlite3_result_text(ctx, f->zContext, f->nContext, SQLITE_TRANSIENT);
+      break;
+    default:
+      auditResultArg(pCur, ctx, i!=AUDIT_COLUMN_TABLE);
+      break;
+  }
+  return SQLITE_OK;
+}
+
 /*
-** xBestIndex. idxNum bits:
+** The reasons of mask m (bit r for reason r), comma-separated in the
+** vocabulary's order, as a result of ctx.
+*/
+static void auditResultReasons(sqlite3_context *ctx, unsigned m){
+  sqlite3_str *s = sqlite3_str_new(0);
+  int r, n = 0;
+  for(r=1; r<UTF8_REASON_COUNT; r++){
+    if( (m & (1u<<r))==0 ) continue;
+    if( n++ ) sqlite3_str_appendall(s, ",");
+    sqlite3_str_appendall(s, utf8_reason_text((utf8_reason)r));
+  }
+  if( sqlite3_str_errcode(s)!=SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(s));
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, n ? sqlite3_str_value(s) : "", -1, SQLITE_TRANSIENT);
+  sqlite3_free(sqlite3_str_finish(s));
+}
+
+/* xColumn of utf8_audit_summary. */
+static int summaryColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
+                         int i){
+  audit_cursor *pCur = (audit_cursor*)cur;
+  const audit_column *c = &pCur->aColumn[pCur->iRow];
+  const utf8ext_table *pTab = pCur->apTable[c->iTable];
+  switch( i ){
+    case SUMMARY_COLUMN_TBL:
+      sqlite3_result_text(ctx, pTab->zName, -1, SQLITE_TRANSIENT);
+      break;
+    case SUMMARY_COLUMN_COL:
+      sqlite3_result_text(ctx, pTab->azCol[c->iCol], -1, SQLITE_TRANSIENT);
+      break;
+    case SUMMARY_COLUMN_CHECKED:
+      sqlite3_result_int64(ctx, c->nChecked);
+      break;
+    case SUMMARY_COLUMN_BAD:
+      sqlite3_result_int64(ctx, c->nBad);
+      break;
+    case SUMMARY_COLUMN_REASONS:
+      auditResultReasons(ctx, c->mReasons);
+      break;
+    case SUMMARY_COLUMN_FIRST_PK:
+      if( c->zFirstPk ) sqlite3_result_text(ctx, c->zFirstPk, -1, SQLITE_TRANSIENT);
+      break;
+    default:
+      auditResultArg(pCur, ctx, i!=SUMMARY_COLUMN_TABLE);
+      break;
+  }
+  return SQLITE_OK;
+}
+
+/* xRowid: the row's number in this audit, from 1. */
+static int auditRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid){
+  *pRowid = ((audit_cursor*)cur)->iRow + 1;
+  return SQLITE_OK;
+}
+
+/*
+** xBestIndex, for both modules. idxNum bits:
 **   1   TABLE is constrained (argv[0] of xFilter); always set, as the
 **       plan is refused without it
 **   2   SCHEMA is constrained (argv[1])
@@ -881,13 +656,15 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
 ** in this plan, SQLITE_CONSTRAINT makes SQLite look for another plan.
 */
 static int auditBestIndex(sqlite3_vtab *tab, sqlite3_index_info *pInfo){
+  int bSummary = ((audit_vtab*)tab)->bSummary;
+  int iFirstArg = bSummary ? SUMMARY_COLUMN_TABLE : AUDIT_COLUMN_TABLE;
   int aiCons[2] = { -1, -1 };   /* constraint for TABLE, SCHEMA */
   int unusable = 0;             /* bit j: an unusable EQ on argument j */
   int i, j;
   const struct sqlite3_index_constraint *pCons = pInfo->aConstraint;
 
   for(i=0; i<pInfo->nConstraint; i++, pCons++){
-    j = pCons->iColumn - AUDIT_COLUMN_TABLE;
+    j = pCons->iColumn - iFirstArg;
     if( j<0 || pCons->op!=SQLITE_INDEX_CONSTRAINT_EQ ) continue;
     if( !pCons->usable ){
       unusable |= 1<<j;
@@ -896,10 +673,12 @@ static int auditBestIndex(sqlite3_vtab *tab, sqlite3_index_info *pInfo){
     }
   }
   if( aiCons[0]<0 ){
+    const char *zName = bSummary ? "utf8_audit_summary" : "utf8_audit";
     if( unusable & 1 ) return SQLITE_CONSTRAINT;
     sqlite3_free(tab->zErrMsg);
-    tab->zErrMsg = sqlite3_mprintf("utf8_audit: missing argument TABLE: "
-        "call it as utf8_audit('table') or utf8_audit(NULL) for every table");
+    tab->zErrMsg = sqlite3_mprintf("%s: missing argument TABLE: "
+        "call it as %s('table') or %s(NULL) for every table",
+        zName, zName, zName);
     return tab->zErrMsg ? SQLITE_ERROR : SQLITE_NOMEM;
   }
   if( aiCons[1]<0 && (unusable & 2) ) return SQLITE_CONSTRAINT;
@@ -934,6 +713,27 @@ static sqlite3_module auditModule = {
   .xRowid      = auditRowid,
 };
 
+static sqlite3_module summaryModule = {
+  .iVersion    = 0,
+  .xCreate     = 0,
+  .xConnect    = auditConnect,
+  .xBestIndex  = auditBestIndex,
+  .xDisconnect = auditDisconnect,
+  .xOpen       = auditOpen,
+  .xClose      = auditClose,
+  .xFilter     = auditFilter,
+  .xNext       = auditNext,
+  .xEof        = auditEof,
+  .xColumn     = summaryColumn,
+  .xRowid      = auditRowid,
+};
+
 int utf8ext_register_audit(sqlite3 *db){
-  return sqlite3_create_module(db, "utf8_audit", &auditModule, 0);
+  static int bSummary = 1;    /* pAux: non-NULL for the summary */
+  int rc = sqlite3_create_module(db, "utf8_audit", &auditModule, 0);
+  if( rc==SQLITE_OK ){
+    rc = sqlite3_create_module(db, "utf8_audit_summary", &summaryModule,
+                               &bSummary);
+  }
+  return rc;
 }

@@ -1,8 +1,20 @@
 /*
-** utf8ext_glue.h - what the SQLite glue files share: the extension API
-** pointer, reading an argument's bytes as SPEC says, and the registration
-** functions of the table-valued functions. Only glue includes this; core/
-** knows nothing of SQLite.
+** utf8ext_glue.h - what the SQLite glue units share. Only glue includes
+** this; core/ knows nothing of SQLite.
+**
+** The rooms, from the entry point down:
+**
+**     utf8ext.c             entry points and registration, nothing else
+**     utf8ext_scalars.c     the scalar functions (utf8_valid, utf8_fix, ...)
+**     utf8ext_codepoints.c  utf8_codepoints(X), one row per unit
+**     utf8ext_scan.c        the table scanner: which tables, their columns
+**                           and keys, one SELECT per table; writes nothing
+**     utf8ext_audit.c       utf8_audit and utf8_audit_summary, read-only
+**                           users of the scanner
+**     utf8ext_repair.c      utf8_repair and utf8_undo: the one unit that
+**                           writes users' tables, and owner of the log
+**     utf8ext_value.c       reading values, SQL literals, hex, escaped
+**                           names, option names: the helpers of all above
 */
 #ifndef UTF8EXT_GLUE_H
 #define UTF8EXT_GLUE_H
@@ -29,6 +41,8 @@ SQLITE_EXTENSION_INIT3
 # define SQLITE_DIRECTONLY 0
 #endif
 
+/* ---- utf8ext_value.c ---------------------------------------------------- */
+
 /*
 ** The bytes of v as every function judges them: a BLOB's own bytes, the
 ** stored bytes of TEXT, the text form of a number. Returns 1 and sets *pz
@@ -38,8 +52,60 @@ SQLITE_EXTENSION_INIT3
 int utf8ext_value_bytes(sqlite3_value *v, const unsigned char **pz,
                         sqlite3_int64 *pn);
 
-/* Register the table-valued functions (utf8ext_codepoints.c, utf8ext_audit.c). */
+/*
+** The bytes of TEXT value v exactly as the database stores them: UTF-8 in
+** a UTF-8 database, UTF-16 in the database's byte order in a UTF-16 one
+** (where SQLite's conversion to UTF-8 would turn an unpaired surrogate
+** into other bytes). eTextEnc is SQLITE_UTF8, SQLITE_UTF16LE or _UTF16BE.
+** Returns 0 with *pz NULL after an allocation failure.
+*/
+int utf8ext_stored_text(sqlite3_value *v, int eTextEnc,
+                        const unsigned char **pz, sqlite3_int64 *pn);
+
+/* The text encoding of the database (PRAGMA encoding) into *peTextEnc. */
+int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc);
+
+/* Append z[0..n) to p as upper-case hexadecimal digits. */
+void utf8ext_append_hex(sqlite3_str *p, const unsigned char *z,
+                        sqlite3_int64 n);
+
+/*
+** Append v to p as an SQL literal that compares equal to it (for people to
+** read and paste: the extension never runs one). Integers and blobs as
+** quote() writes them, a REAL with all 17 digits and an infinity as 9e999,
+** TEXT quoted, or CAST(X'...' AS TEXT) when it is not well-formed or holds
+** a NUL (in a UTF-16 database the hex is of the stored UTF-16).
+*/
+void utf8ext_append_literal(sqlite3_str *p, sqlite3_value *v, int eTextEnc);
+
+/*
+** Append the name z[0..n) to p for an error message: its well-formed
+** characters as they are, each byte of an ill-formed unit as \xHH, so the
+** message is well-formed UTF-8 whatever the name's bytes.
+*/
+void utf8ext_append_escaped(sqlite3_str *p, const unsigned char *z,
+                            sqlite3_int64 n);
+
+/* Set "<message>" from a printf format as ctx's error; NOMEM if it fails. */
+void utf8ext_result_errorf(sqlite3_context *ctx, const char *zFormat, ...);
+
+/*
+** Look up the encoding name z[0..n) (case-insensitive, with the usual
+** aliases such as 'windows-1252' and 'iso-8859-1'). Returns 1 and sets
+** *pEnc, or 0 for a name it does not know (a NUL byte included).
+*/
+int utf8ext_encoding_named(const char *z, sqlite3_int64 n,
+                           utf8_recode_enc *pEnc);
+
+/* The accepted encoding names, for error messages. */
+#define UTF8EXT_ENCODING_NAMES "'cp1252' (or 'windows-1252'), 'latin1' " \
+  "(or 'latin-1', 'iso-8859-1'), 'cesu8' or 'mutf8'"
+
+/* ---- registration of each unit ----------------------------------------- */
+
+int utf8ext_register_scalars(sqlite3 *db);
 int utf8ext_register_codepoints(sqlite3 *db);
 int utf8ext_register_audit(sqlite3 *db);
+int utf8ext_register_repair(sqlite3 *db);
 
 #endif /* UTF8EXT_GLUE_H */

@@ -34,12 +34,20 @@ static size_t unit_before(const unsigned char *s, size_t n, size_t p){
 */
 static size_t put_unit(const unsigned char *s, utf8_unit u,
                        unsigned char *out, size_t o){
-  unsigned char buf[4];
+  unsigned char buf[8];
   const unsigned char *z = s;
   size_t len = u.length;
   size_t k;
 
-  if( u.reason!=UTF8_OK || (u.codepoint>=0x80 && u.codepoint<=0x9F) ){
+  if( u.reason==UTF8_OK && utf8_is_bidi_control(u.codepoint) ){
+    /* "<U+202E>": no picture exists, and U+FFFD would hide which it was */
+    static const char hex[] = "0123456789ABCDEF";
+    buf[0] = '<'; buf[1] = 'U'; buf[2] = '+';
+    for(k=0; k<4; k++) buf[3+k] = (unsigned char)hex[(u.codepoint>>(12-4*k)) & 15];
+    buf[7] = '>';
+    z = buf;
+    len = 8;
+  }else if( u.reason!=UTF8_OK || (u.codepoint>=0x80 && u.codepoint<=0x9F) ){
     z = replacement;                    /* ill-formed unit, C1 control */
     len = 3;
   }else if( u.codepoint<0x20 || u.codepoint==0x7F ){

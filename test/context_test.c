@@ -64,7 +64,11 @@ static size_t reference(const unsigned char *s, size_t n, size_t err,
   if( e==(size_t)-1 ) return 0;
   for(u = e>k ? e-k : 0; u<nu && u<=e+k; u++){
     utf8_unit x = utf8_decode_unit(s+starts[u], n-starts[u]);
-    if( x.reason!=UTF8_OK || (x.codepoint>=0x80 && x.codepoint<=0x9F) ){
+    if( x.reason==UTF8_OK && ((x.codepoint>=0x202A && x.codepoint<=0x202E)
+        || (x.codepoint>=0x2066 && x.codepoint<=0x2069) || x.codepoint==0x061C
+        || x.codepoint==0x200E || x.codepoint==0x200F) ){
+      o += (size_t)sprintf((char*)out+o, "<U+%04X>", (unsigned)x.codepoint);
+    }else if( x.reason!=UTF8_OK || (x.codepoint>=0x80 && x.codepoint<=0x9F) ){
       memcpy(out+o, "\xEF\xBF\xBD", 3); o += 3;
     }else if( x.codepoint<0x20 ){
       out[o++] = 0xE2; out[o++] = 0x90; out[o++] = (unsigned char)(0x80+x.codepoint);
@@ -112,13 +116,17 @@ int main(void){
     /* a run of continuation bytes before the unit: each is one unit */
     { "80 80 80 80 80 41 C0",      6, 3, "EFBFBD EFBFBD 41 EFBFBD" },
     { "F1 80 80 80 80 C0",         5, 1, "EFBFBD EFBFBD" },
+    /* bidirectional controls are written out: U+202E, U+2066, U+200F */
+    { "41 E280AE 42 C0",           5, 2, "3C552B323032453E 42 EFBFBD" },
+    { "E281A6 C0 E2808F",          3, 1, "3C552B323036363E EFBFBD 3C552B323030463E" },
     /* err_offset at or past the end */
     { "41 42",                     2, 1, "42" },
     { "41 42",                     3, 1, "" },
   };
   static const unsigned char aByte[] = {
     0x00, 0x09, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2,
-    0xC3, 0xDF, 0xE0, 0xE1, 0xED, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF,
+    0xC3, 0xDF, 0xE0, 0xE1, 0xE2, 0xED, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF,
+    0xAE,                               /* E2 80 AE is U+202E */
   };
   const size_t nByte = sizeof(aByte);
   unsigned char s[64], want[256], got[256];

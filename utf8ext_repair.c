@@ -1,0 +1,1370 @@
+/*
+** utf8ext_repair.c - utf8_repair(TABLE [, METHOD [, SCHEMA]]) and
+** utf8_undo([TABLE [, SCHEMA]]): the one unit of utf8ext that writes
+** users' tables, and the owner of the repair log.
+**
+**     SELECT utf8_repair('people');            -- 3: values changed
+**     SELECT utf8_repair(NULL, 'cp1252');      -- every table of main
+**     SELECT * FROM utf8_repair_log;           -- what changed, originals
+**     SELECT utf8_undo('people');              -- 3: values put back
+**
+** utf8_repair replaces every ill-formed TEXT value of TABLE (of every
+** ordinary table of SCHEMA when TABLE is NULL) by utf8_fix(X) (METHOD
+** 'fix', the default, also for a NULL METHOD) or utf8_recode(X, METHOD)
+** ('cp1252', 'latin1', 'cesu8', 'mutf8' and their aliases), and returns
+** how many values it changed. utf8_undo puts back every logged original of
+** TABLE (of every table when TABLE is NULL or omitted), newest first, and
+** returns how many. SCHEMA is found as utf8_audit finds it.
+**
+** THE PROMISES
+**
+**   - All or nothing. Each call runs in a savepoint of its own; on any
+**     error or refusal it is rolled back and the database is as before.
+**     The error names the function, the table, the column and the key.
+**   - Rows are found by value, never by SQL text: by the true rowid when
+**     the table has one (read by whichever of rowid, _rowid_, oid no
+**     column shadows), otherwise by the whole primary key as stored after
+**     the repair. Keys are bound, so NULL parts, NUL bytes, CR LF,
+**     infinities and ill-formed keys all work.
+**   - All bad columns of a row change in one UPDATE. Generated columns are
+**     never written (repairing their sources repairs them).
+**   - Every write is UPDATE OR ABORT and must change exactly one row, so a
+**     constraint declared ON CONFLICT REPLACE or IGNORE cannot delete or
+**     skip a row: the repair is refused instead, naming the constraint
+**     SQLite names (UNIQUE, an index on an expression, CHECK, FOREIGN KEY).
+**     A repair that leaves a deferred foreign key unresolved is refused.
+**   - What was written is read back and compared byte for byte, by repair
+**     and by undo; undo first checks that the value is still exactly what
+**     the repair wrote, and refuses rather than overwrite a later change.
+**   - Where a round trip could not be exact, the call is refused before
+**     anything changes: a table with a trigger that fires on UPDATE (it
+**     could rewrite what undo puts back, or act elsewhere), a column that
+**     another table references with ON UPDATE CASCADE, SET NULL or SET
+**     DEFAULT while foreign keys are on, a rowid table whose rowid no name
+**     reaches, and the shadow tables of virtual tables, SQLite's own
+**     tables and the log itself.
+**
+** THE LOG
+**
+** utf8_repair_log lives in the schema of the table repaired, created on
+** the first repair that changes something:
+**
+**     id        INTEGER PRIMARY KEY, the order of the repairs
+**     tbl, col  the table and column
+**     rid       the row's rowid; NULL for a table found by its key
+**     key       the primary key after the repair, encoded by utf8ext (a
+**               count, then per part a type byte I F T B N and its bytes),
+**               for undo to bind; NULL when rid is used
+**     pk        the same key as an SQL literal, for people to read; never run
+**     original  the value's bytes before, as stored (UTF-16 in a UTF-16
+**               database), a BLOB
+**     repaired  its bytes after, as stored, a BLOB
+**     method    'fix', 'cp1252', 'latin1', 'cesu8' or 'mutf8'
+**     at        when, UTC
+**
+** A table of that name with other columns is never written: both
+** functions refuse.
+**
+** Both functions are SQLITE_DIRECTONLY: they can be called from SQL a user
+** types, never from a view or trigger stored in a database file.
+*/
+#include "utf8ext_scan.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* The log's declaration; %w is the schema. */
+#define LOG_CREATE \
+  "CREATE TABLE \"%w\"." UTF8EXT_LOG_TABLE "(\n" \
+  "  id       INTEGER PRIMARY KEY,\n" \
+  "  tbl      TEXT NOT NULL,\n" \
+  "  col      TEXT NOT NULL,\n" \
+  "  rid      INTEGER,\n" \
+  "  key      BLOB,\n" \
+  "  pk       TEXT,\n" \
+  "  original BLOB NOT NULL,\n" \
+  "  repaired BLOB NOT NULL,\n" \
+  "  method   TEXT NOT NULL,\n" \
+  "  at       TEXT NOT NULL DEFAULT (strftime('%%Y-%%m-%%d %%H:%%M:%%f', 'now'))\n" \
+  ")"
+#define LOG_COLUMNS "id,tbl,col,rid,key,pk,original,repaired,method,at"
+
+/* Key part types in the log's key column. */
+#define KEY_NULL  'N'
+#define KEY_INT   'I'
+#define KEY_FLOAT 'F'
+#define KEY_TEXT  'T'
+#define KEY_BLOB  'B'
+
+/*
+** What one call of utf8_repair or utf8_undo is doing.
+*/
+typedef struct repair_job repair_job;
+struct repair_job {
+  sqlite3 *db;                /* The connection */
+  const char *zFunc;          /* "utf8_repair" or "utf8_undo" */
+  char *zSchema;              /* The schema worked on */
+  char *zErr;                 /* Why it failed, without the function's name */
+  utf8_recode_enc enc;        /* The method, when bFix is 0 */
+  int bFix;                   /* True for the 'fix' method */
+  const char *zMethod;        /* The method's name, as the log keeps it */
+  sqlite3_int64 nChanged;     /* Values changed so far */
+  sqlite3_stmt *pLogInsert;   /* INSERT INTO the log */
+};
+
+/* Set pJob->zErr from a printf format (a first message is kept). */
+static int jobError(repair_job *pJob, int rc, const char *zFormat, ...){
+  va_list ap;
+  if( rc==SQLITE_NOMEM || pJob->zErr ) return rc;
+  va_start(ap, zFormat);
+  pJob->zErr = sqlite3_vmprintf(zFormat, ap);
+  va_end(ap);
+  return pJob->zErr ? rc : SQLITE_NOMEM;
+}
+
+/* Set pJob->zErr to the connection's message for rc. */
+static int jobSqlError(repair_job *pJob, int rc){
+  return jobError(pJob, rc, "%s", sqlite3_errmsg(pJob->db));
+}
+
+/* Run one statement of SQL that returns no rows. */
+static int jobExec(repair_job *pJob, const char *zSql){
+  int rc = sqlite3_exec(pJob->db, zSql, 0, 0, 0);
+  return rc==SQLITE_OK ? rc : jobSqlError(pJob, rc);
+}
+
+/* Prepare zSql (from sqlite3_mprintf, freed here). */
+static int jobPrepare(repair_job *pJob, char *zSql, sqlite3_stmt **pp){
+  int rc;
+  *pp = 0;
+  if( zSql==0 ) return SQLITE_NOMEM;
+  rc = sqlite3_prepare_v2(pJob->db, zSql, -1, pp, 0);
+  sqlite3_free(zSql);
+  return rc==SQLITE_OK ? rc : jobSqlError(pJob, rc);
+}
+
+/*
+** "table "t", column "c", row <key>" for messages, with every name
+** escaped so the message is well-formed UTF-8; iCol<0 leaves out the
+** column, zPk NULL the row. From sqlite3_mprintf(); NULL when out of
+** memory.
+*/
+static char *where_text(const utf8ext_table *p, int iCol, const char *zPk){
+  sqlite3_str *s = sqlite3_str_new(0);
+  sqlite3_str_appendall(s, "table \"");
+  utf8ext_append_escaped(s, (const unsigned char*)p->zName,
+                         (sqlite3_int64)strlen(p->zName));
+  sqlite3_str_appendall(s, "\"");
+  if( iCol>=0 ){
+    sqlite3_str_appendall(s, ", column \"");
+    utf8ext_append_escaped(s, (const unsigned char*)p->azCol[iCol],
+                           (sqlite3_int64)strlen(p->azCol[iCol]));
+    sqlite3_str_appendall(s, "\"");
+  }
+  if( zPk ){
+    sqlite3_str_appendall(s, ", row ");
+    utf8ext_append_escaped(s, (const unsigned char*)zPk,
+                           (sqlite3_int64)strlen(zPk));
+  }
+  if( sqlite3_str_errcode(s)!=SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(s));
+    return 0;
+  }
+  return sqlite3_str_finish(s);
+}
+
+/* jobError() with where_text(p, iCol, zPk) and ": " before the format. */
+static int jobErrorAt(repair_job *pJob, int rc, const utf8ext_table *p,
+                      int iCol, const char *zPk, const char *zFormat, ...){
+  char *zWhere, *zMsg;
+  va_list ap;
+  if( rc==SQLITE_NOMEM || pJob->zErr ) return rc;
+  va_start(ap, zFormat);
+  zMsg = sqlite3_vmprintf(zFormat, ap);
+  va_end(ap);
+  zWhere = where_text(p, iCol, zPk);
+  if( zMsg && zWhere ) rc = jobError(pJob, rc, "%s: %s", zWhere, zMsg);
+  else rc = SQLITE_NOMEM;
+  sqlite3_free(zMsg);
+  sqlite3_free(zWhere);
+  return rc;
+}
+
+/* ---- the key, encoded as values for the log -------------------------------- */
+
+/* Append the 8 bytes of u, most significant first. */
+static void put_u64(sqlite3_str *s, sqlite3_uint64 u){
+  char a[8];
+  int i;
+  for(i=7; i>=0; i--){ a[i] = (char)(u & 0xFF); u >>= 8; }
+  sqlite3_str_append(s, a, 8);
+}
+
+/* Append the value v as one key part (see THE LOG). */
+static void key_append(sqlite3_str *s, sqlite3_value *v, int eTextEnc){
+  const unsigned char *z = 0;
+  sqlite3_int64 n = 0;
+  char tag;
+  double r;
+  sqlite3_uint64 u;
+  switch( sqlite3_value_type(v) ){
+    case SQLITE_INTEGER:
+      sqlite3_str_appendchar(s, 1, KEY_INT);
+      put_u64(s, (sqlite3_uint64)sqlite3_value_int64(v));
+      return;
+    case SQLITE_FLOAT:
+      r = sqlite3_value_double(v);
+      memcpy(&u, &r, 8);
+      sqlite3_str_appendchar(s, 1, KEY_FLOAT);
+      put_u64(s, u);
+      return;
+    case SQLITE_TEXT:
+      tag = KEY_TEXT;
+      if( !utf8ext_stored_text(v, eTextEnc, &z, &n) ) z = 0;
+      break;
+    case SQLITE_BLOB:
+      tag = KEY_BLOB;
+      z = sqlite3_value_blob(v);
+      n = sqlite3_value_bytes(v);
+      break;
+    default:
+      sqlite3_str_appendchar(s, 1, KEY_NULL);
+      return;
+  }
+  if( z==0 && n>0 ){
+    sqlite3_str_reset(s);     /* out of memory: the caller sees no key */
+    return;
+  }
+  sqlite3_str_appendchar(s, 1, tag);
+  put_u64(s, (sqlite3_uint64)n);
+  if( n>0 ) sqlite3_str_append(s, (const char*)z, (int)n);
+}
+
+/* Read 8 bytes, most significant first. */
+static sqlite3_uint64 get_u64(const unsigned char *a){
+  sqlite3_uint64 u = 0;
+  int i;
+  for(i=0; i<8; i++) u = (u<<8) | a[i];
+  return u;
+}
+
+/*
+** Bind the nPart key parts encoded in z[0..n) to pStmt from parameter
+** iParam on. Part iSkip (if >=0) is left for the caller. Returns SQLITE_OK,
+** or SQLITE_CORRUPT when the encoding is not one utf8_repair wrote.
+*/
+static int key_bind(sqlite3_stmt *pStmt, int iParam, const unsigned char *z,
+                    sqlite3_int64 n, int nPart, int eTextEnc){
+  sqlite3_int64 i = 1;
+  int k, rc = SQLITE_OK;
+  if( n<1 || z[0]!=nPart ) return SQLITE_CORRUPT;
+  for(k=0; rc==SQLITE_OK && k<nPart; k++){
+    sqlite3_uint64 u, len;
+    double r;
+    if( i>=n ) return SQLITE_CORRUPT;
+    switch( z[i++] ){
+      case KEY_NULL:
+        rc = sqlite3_bind_null(pStmt, iParam+k);
+        break;
+      case KEY_INT:
+        if( n-i<8 ) return SQLITE_CORRUPT;
+        rc = sqlite3_bind_int64(pStmt, iParam+k, (sqlite3_int64)get_u64(z+i));
+        i += 8;
+        break;
+      case KEY_FLOAT:
+        if( n-i<8 ) return SQLITE_CORRUPT;
+        u = get_u64(z+i);
+        memcpy(&r, &u, 8);
+        rc = sqlite3_bind_double(pStmt, iParam+k, r);
+        i += 8;
+        break;
+      case KEY_TEXT:
+      case KEY_BLOB:
+        if( n-i<8 ) return SQLITE_CORRUPT;
+        len = get_u64(z+i);
+        i += 8;
+        if( len>(sqlite3_uint64)(n-i) ) return SQLITE_CORRUPT;
+        if( z[i-9]==KEY_TEXT ){
+          rc = sqlite3_bind_text64(pStmt, iParam+k, (const char*)z+i, len,
+                                   SQLITE_TRANSIENT, (unsigned char)eTextEnc);
+        }else{
+          rc = sqlite3_bind_blob64(pStmt, iParam+k, z+i, len, SQLITE_TRANSIENT);
+        }
+        i += (sqlite3_int64)len;
+        break;
+      default:
+        return SQLITE_CORRUPT;
+    }
+  }
+  if( rc==SQLITE_OK && i!=n ) rc = SQLITE_CORRUPT;
+  return rc;
+}
+
+/* ---- refusals before anything changes -------------------------------------- */
+
+/*
+** True if the trigger whose CREATE statement is zSql fires on UPDATE: the
+** word UPDATE stands, unquoted, in its head, before the ON that names its
+** table (its name, quoted or not, can never be the bare keyword).
+*/
+static int trigger_fires_on_update(const char *zSql){
+  const char *z = zSql;
+  while( z && *z ){
+    if( *z=='"' || *z=='\'' || *z=='`' || *z=='[' ){
+      char close = *z=='[' ? ']' : *z;
+      for(z++; *z && *z!=close; z++){}
+      if( *z ) z++;
+    }else if( z[0]=='-' && z[1]=='-' ){
+      while( *z && *z!='\n' ) z++;
+    }else if( z[0]=='/' && z[1]=='*' ){
+      for(z+=2; *z && !(z[0]=='*' && z[1]=='/'); z++){}
+      if( *z ) z += 2;
+    }else if( (*z>='a' && *z<='z') || (*z>='A' && *z<='Z') || *z=='_' ){
+      const char *w = z;
+      while( (*z>='a' && *z<='z') || (*z>='A' && *z<='Z') || *z=='_'
+          || (*z>='0' && *z<='9') || (*z & 0x80) ) z++;
+      if( z-w==2 && sqlite3_strnicmp(w, "ON", 2)==0 ) return 0;
+      if( z-w==6 && sqlite3_strnicmp(w, "UPDATE", 6)==0 ) return 1;
+    }else{
+      z++;
+    }
+  }
+  return 1;   /* no ON found: not understood, so assume it does */
+}
+
+/*
+** Refuse a table with a trigger that fires on UPDATE, in its own schema or
+** in temp (a temporary trigger can watch a table of any schema).
+*/
+static int refuse_update_triggers(repair_job *pJob, const utf8ext_table *p){
+  sqlite3_stmt *pStmt;
+  int rc = jobPrepare(pJob, sqlite3_mprintf(
+      "SELECT name, sql FROM \"%w\".sqlite_master WHERE type='trigger'"
+      " AND tbl_name=?1 COLLATE NOCASE UNION ALL"
+      " SELECT name, sql FROM temp.sqlite_master WHERE type='trigger'"
+      " AND tbl_name=?1 COLLATE NOCASE", p->zSchema), &pStmt);
+  if( rc!=SQLITE_OK ) return rc;
+  sqlite3_bind_text(pStmt, 1, p->zName, -1, SQLITE_STATIC);
+  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
+    const char *zSql = (const char*)sqlite3_column_text(pStmt, 1);
+    if( zSql && trigger_fires_on_update(zSql) ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0,
+          "trigger \"%w\" fires on UPDATE and could change what is written"
+          " or act elsewhere, so the round trip could not be exact; drop it"
+          " for the repair and create it again after",
+          sqlite3_column_text(pStmt, 0));
+      break;
+    }
+  }
+  if( rc==SQLITE_DONE ) rc = SQLITE_OK;
+  else if( rc!=SQLITE_ERROR ) rc = jobSqlError(pJob, rc);
+  sqlite3_finalize(pStmt);
+  return rc;
+}
+
+/*
+** With foreign keys on, refuse when another table references a column of
+** p marked in aBad with an ON UPDATE action that changes the child
+** (CASCADE, SET NULL, SET DEFAULT): undo could not bring the child back.
+*/
+static int refuse_fk_actions(repair_job *pJob, const utf8ext_table *p,
+                             const unsigned char *aBad){
+  sqlite3_stmt *pStmt;
+  int rc, i;
+  rc = jobPrepare(pJob, sqlite3_mprintf("PRAGMA foreign_keys"), &pStmt);
+  if( rc!=SQLITE_OK ) return rc;
+  rc = sqlite3_step(pStmt);
+  i = rc==SQLITE_ROW ? sqlite3_column_int(pStmt, 0) : 0;
+  sqlite3_finalize(pStmt);
+  if( i==0 ) return SQLITE_OK;
+  rc = jobPrepare(pJob, sqlite3_mprintf(
+      "SELECT m.name, f.\"to\", f.on_update FROM \"%w\".sqlite_master AS m,"
+      " pragma_foreign_key_list(m.name, ?2) AS f"
+      " WHERE m.type='table' AND f.\"table\"=?1 COLLATE NOCASE"
+      " AND f.on_update NOT IN ('NO ACTION', 'RESTRICT')", p->zSchema),
+      &pStmt);
+  if( rc!=SQLITE_OK ) return rc;
+  sqlite3_bind_text(pStmt, 1, p->zName, -1, SQLITE_STATIC);
+  sqlite3_bind_text(pStmt, 2, p->zSchema, -1, SQLITE_STATIC);
+  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
+    const char *zTo = (const char*)sqlite3_column_text(pStmt, 1);
+    for(i=0; i<p->nCol; i++){
+      int bRef;
+      if( !aBad[i] ) continue;
+      if( zTo ){
+        bRef = sqlite3_stricmp(zTo, p->azCol[i])==0;
+      }else{
+        int k;
+        for(bRef=0, k=0; k<p->nPk; k++) bRef |= p->aiPk[k]==i;
+      }
+      if( bRef ) break;
+    }
+    if( i<p->nCol ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, i, 0,
+          "table \"%w\" references it with ON UPDATE %s, which undo could"
+          " not reverse exactly", sqlite3_column_text(pStmt, 0),
+          sqlite3_column_text(pStmt, 2));
+      break;
+    }
+  }
+  if( rc==SQLITE_DONE ) rc = SQLITE_OK;
+  else if( rc!=SQLITE_ERROR ) rc = jobSqlError(pJob, rc);
+  sqlite3_finalize(pStmt);
+  return rc;
+}
+
+/* Refuse a table whose rows cannot be found again by value. */
+static int refuse_unlocatable(repair_job *pJob, const utf8ext_table *p){
+  if( p->zRowid || (p->bWithoutRowid && p->nPk>0) ) return SQLITE_OK;
+  return jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0,
+      "its columns take all of the names rowid, _rowid_ and oid, so its rows"
+      " cannot be found again by rowid");
+}
+
+/* ---- the log ------------------------------------------------------------------ */
+
+/*
+** 1 if the log exists in the job's schema, 0 if not; a table of that name
+** with other columns is an error.
+*/
+static int log_exists(repair_job *pJob, int *pbExists){
+  sqlite3_stmt *pStmt;
+  int rc = jobPrepare(pJob, sqlite3_mprintf(
+      "SELECT group_concat(name, ',') FROM (SELECT name FROM"
+      " pragma_table_info('" UTF8EXT_LOG_TABLE "', ?1) ORDER BY cid)"),
+      &pStmt);
+  *pbExists = 0;
+  if( rc!=SQLITE_OK ) return rc;
+  sqlite3_bind_text(pStmt, 1, pJob->zSchema, -1, SQLITE_STATIC);
+  rc = sqlite3_step(pStmt);
+  if( rc==SQLITE_ROW ){
+    const char *z = (const char*)sqlite3_column_text(pStmt, 0);
+    rc = SQLITE_OK;
+    if( z && strcmp(z, LOG_COLUMNS)==0 ){
+      *pbExists = 1;
+    }else if( z ){
+      rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " exists"
+          " but is not a utf8ext repair log (its columns are %s, not %s);"
+          " rename it", pJob->zSchema, z, LOG_COLUMNS);
+    }
+  }else{
+    rc = jobSqlError(pJob, rc);
+  }
+  sqlite3_finalize(pStmt);
+  return rc;
+}
+
+/* Create the log if it does not exist, and prepare its INSERT. */
+static int log_open(repair_job *pJob){
+  int bExists, rc;
+  if( pJob->pLogInsert ) return SQLITE_OK;
+  rc = log_exists(pJob, &bExists);
+  if( rc==SQLITE_OK && !bExists ){
+    char *zSql = sqlite3_mprintf(LOG_CREATE, pJob->zSchema);
+    if( zSql==0 ) return SQLITE_NOMEM;
+    rc = jobExec(pJob, zSql);
+    sqlite3_free(zSql);
+  }
+  if( rc==SQLITE_OK ){
+    rc = jobPrepare(pJob, sqlite3_mprintf(
+        "INSERT INTO \"%w\"." UTF8EXT_LOG_TABLE
+        "(tbl, col, rid, key, pk, original, repaired, method)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", pJob->zSchema),
+        &pJob->pLogInsert);
+  }
+  return rc;
+}
+
+/* ---- repair ------------------------------------------------------------------- */
+
+/*
+** One row to repair, found in the first pass: how to find it again and
+** which of its columns hold ill-formed TEXT.
+*/
+typedef struct repair_row repair_row;
+struct repair_row {
+  sqlite3_value **apLoc;      /* The rowid, or the key parts */
+  int *aiCol;                 /* Columns to repair, ascending */
+  int nCol;                   /* Entries in aiCol */
+};
+
+/* Free the nRow rows of a, nLoc locator values each. */
+static void free_rows(repair_row *a, sqlite3_int64 nRow, int nLoc){
+  sqlite3_int64 r;
+  int k;
+  for(r=0; r<nRow; r++){
+    for(k=0; k<nLoc; k++) sqlite3_value_free(a[r].apLoc[k]);
+    sqlite3_free(a[r].apLoc);
+    sqlite3_free(a[r].aiCol);
+  }
+  sqlite3_free(a);
+}
+
+/* Number of values that find a row of p: the rowid, or its key parts. */
+static int locator_size(const utf8ext_table *p){
+  return p->zRowid ? 1 : p->nPk;
+}
+
+/*
+** First pass: read p once and list the rows with ill-formed TEXT in a
+** column that can be written; aBad[i] marks the columns that have any.
+*/
+static int repair_find(repair_job *pJob, const utf8ext_table *p,
+                       repair_row **paRow, sqlite3_int64 *pnRow,
+                       unsigned char *aBad){
+  sqlite3_stmt *pScan;
+  repair_row *aRow = 0;
+  sqlite3_int64 nRow = 0, nAlloc = 0;
+  int nLoc = locator_size(p);
+  int *aiCol = sqlite3_malloc64(sizeof(int)*(p->nCol+1));
+  int rc;
+  if( aiCol==0 ) return SQLITE_NOMEM;
+  rc = jobPrepare(pJob, utf8ext_scan_sql(p), &pScan);
+  while( rc==SQLITE_OK && (rc = sqlite3_step(pScan))==SQLITE_ROW ){
+    int i, n = 0, k;
+    repair_row *r;
+    rc = SQLITE_OK;
+    for(i=0; i<p->nCol; i++){
+      int c = UTF8EXT_SCAN_COL(p, i);
+      const unsigned char *z;
+      if( p->aGenerated[i] || sqlite3_column_type(pScan, c)!=SQLITE_TEXT ){
+        continue;
+      }
+      z = sqlite3_column_text(pScan, c);
+      if( z==0 ){ rc = SQLITE_NOMEM; break; }
+      if( !utf8_is_valid(z, (size_t)sqlite3_column_bytes(pScan, c)) ){
+        aiCol[n++] = i;
+        aBad[i] = 1;
+      }
+    }
+    if( rc!=SQLITE_OK || n==0 ) continue;
+    if( nRow==nAlloc ){
+      sqlite3_int64 nNew = nAlloc ? 2*nAlloc : 16;
+      repair_row *aNew = sqlite3_realloc64(aRow, nNew*sizeof(repair_row));
+      if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
+      aRow = aNew;
+      nAlloc = nNew;
+    }
+    r = &aRow[nRow++];
+    memset(r, 0, sizeof(*r));
+    r->apLoc = sqlite3_malloc64(sizeof(sqlite3_value*)*(nLoc+1));
+    r->aiCol = sqlite3_malloc64(sizeof(int)*n);
+    if( r->apLoc==0 || r->aiCol==0 ){ rc = SQLITE_NOMEM; break; }
+    memset(r->apLoc, 0, sizeof(sqlite3_value*)*(nLoc+1));
+    memcpy(r->aiCol, aiCol, sizeof(int)*n);
+    r->nCol = n;
+    for(k=0; k<nLoc; k++){
+      r->apLoc[k] = sqlite3_value_dup(sqlite3_column_value(pScan,
+          p->zRowid ? UTF8EXT_SCAN_ROWID : UTF8EXT_SCAN_KEY+k));
+      if( r->apLoc[k]==0 ){ rc = SQLITE_NOMEM; break; }
+    }
+  }
+  if( rc==SQLITE_DONE ) rc = SQLITE_OK;
+  else if( rc!=SQLITE_OK && rc!=SQLITE_NOMEM ) rc = jobSqlError(pJob, rc);
+  sqlite3_finalize(pScan);
+  sqlite3_free(aiCol);
+  *paRow = aRow;
+  *pnRow = nRow;
+  return rc;
+}
+
+/*
+** The repaired form of z[0..n) into a new buffer *pzOut of *pnOut bytes,
+** no longer than the connection's SQLITE_LIMIT_LENGTH.
+*/
+static int repair_value(repair_job *pJob, const unsigned char *z,
+                        sqlite3_int64 n, unsigned char **pzOut,
+                        sqlite3_int64 *pnOut){
+  static const unsigned char fffd[] = { 0xEF, 0xBF, 0xBD };
+  sqlite3_int64 limit = sqlite3_limit(pJob->db, SQLITE_LIMIT_LENGTH, -1);
+  size_t len = pJob->bFix
+      ? utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, 0)
+      : utf8_recode(z, (size_t)n, pJob->enc, 0);
+  *pzOut = 0;
+  if( len>(size_t)limit ) return SQLITE_TOOBIG;
+  *pzOut = sqlite3_malloc64(len+1);
+  if( *pzOut==0 ) return SQLITE_NOMEM;
+  if( pJob->bFix ) utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, *pzOut);
+  else utf8_recode(z, (size_t)n, pJob->enc, *pzOut);
+  *pnOut = (sqlite3_int64)len;
+  return SQLITE_OK;
+}
+
+/* Bind the locator apLoc (nLoc values) from parameter iParam on. */
+static void bind_locator(sqlite3_stmt *pStmt, int iParam,
+                         sqlite3_value **apLoc, int nLoc){
+  int k;
+  for(k=0; k<nLoc; k++) sqlite3_bind_value(pStmt, iParam+k, apLoc[k]);
+}
+
+/*
+** Prepare "UPDATE OR ABORT t SET c1=?1, ... WHERE <locator from ?n+1>"
+** for the columns aiCol[0..n).
+*/
+static int prepare_update(repair_job *pJob, const utf8ext_table *p,
+                          const int *aiCol, int n, sqlite3_stmt **pp){
+  sqlite3_str *s = sqlite3_str_new(0);
+  int i;
+  sqlite3_str_appendf(s, "UPDATE OR ABORT \"%w\".\"%w\" AS \"%w\" SET ",
+                      p->zSchema, p->zFrom, p->zFrom);
+  for(i=0; i<n; i++){
+    sqlite3_str_appendf(s, "%s\"%w\"=?%d", i ? ", " : "", p->azCol[aiCol[i]],
+                        i+1);
+  }
+  sqlite3_str_appendall(s, " WHERE ");
+  utf8ext_append_locator(s, p, n+1);
+  if( sqlite3_str_errcode(s)!=SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(s));
+    return SQLITE_NOMEM;
+  }
+  return jobPrepare(pJob, sqlite3_str_finish(s), pp);
+}
+
+/* Prepare the scan SELECT of p limited to the row the locator finds. */
+static int prepare_read(repair_job *pJob, const utf8ext_table *p,
+                        sqlite3_stmt **pp){
+  sqlite3_str *s = sqlite3_str_new(0);
+  char *zScan = utf8ext_scan_sql(p);
+  if( zScan==0 ){
+    sqlite3_free(sqlite3_str_finish(s));
+    return SQLITE_NOMEM;
+  }
+  /* NOT INDEXED would make the lookup a full scan: drop it. */
+  sqlite3_str_append(s, zScan, (int)strlen(zScan)-(int)strlen(" NOT INDEXED"));
+  sqlite3_free(zScan);
+  sqlite3_str_appendall(s, " WHERE ");
+  utf8ext_append_locator(s, p, 1);
+  if( sqlite3_str_errcode(s)!=SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(s));
+    return SQLITE_NOMEM;
+  }
+  return jobPrepare(pJob, sqlite3_str_finish(s), pp);
+}
+
+/*
+** Step pRead (bound to a locator) to its one row; anything else is an
+** error about the row zPk of p.
+*/
+static int read_one_row(repair_job *pJob, const utf8ext_table *p,
+                        sqlite3_stmt *pRead, const char *zPk){
+  int rc = sqlite3_step(pRead);
+  if( rc==SQLITE_ROW ) return SQLITE_OK;
+  if( rc==SQLITE_DONE ){
+    return jobErrorAt(pJob, SQLITE_ERROR, p, -1, zPk,
+                      "the row is not there (any more)");
+  }
+  return jobSqlError(pJob, rc);
+}
+
+/* True if column iCol of pRow stores exactly z[0..n) as TEXT. */
+static int stored_equals(sqlite3_stmt *pRow, int iCol, int eTextEnc,
+                         const void *z, sqlite3_int64 n){
+  const unsigned char *zHave;
+  sqlite3_int64 nHave;
+  if( sqlite3_column_type(pRow, iCol)!=SQLITE_TEXT ) return 0;
+  if( !utf8ext_stored_text(sqlite3_column_value(pRow, iCol), eTextEnc,
+                           &zHave, &nHave) ) return 0;
+  return nHave==n && (n==0 || memcmp(zHave, z, (size_t)n)==0);
+}
+
+/* Copy z[0..n) into a new buffer (at least one byte, so never NULL). */
+static unsigned char *copy_bytes(const void *z, sqlite3_int64 n){
+  unsigned char *p = sqlite3_malloc64(n+1);
+  if( p && n>0 ) memcpy(p, z, (size_t)n);
+  return p;
+}
+
+/*
+** Second pass, one row: read the bad columns again, repair them, write
+** them in one UPDATE, read them back, and log each original.
+*/
+static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
+                            repair_row *r, sqlite3_stmt *pRead,
+                            sqlite3_stmt **ppUpdate, int *aiLastCols,
+                            int *pnLastCols){
+  int nLoc = locator_size(p);
+  int n = r->nCol;
+  unsigned char **az = 0;     /* az[2i]: original i as stored; az[2i+1]: repaired */
+  sqlite3_int64 *an = 0;      /* their lengths */
+  char *zPk = 0;
+  sqlite3_str *pKey = 0;
+  int rc, i, k;
+
+  az = sqlite3_malloc64(sizeof(unsigned char*)*2*n);
+  an = sqlite3_malloc64(sizeof(sqlite3_int64)*2*n);
+  if( az==0 || an==0 ){ rc = SQLITE_NOMEM; goto done; }
+  memset(az, 0, sizeof(unsigned char*)*2*n);
+
+  /* Read the row as it is now; keep each original, repair it. */
+  sqlite3_reset(pRead);
+  bind_locator(pRead, 1, r->apLoc, nLoc);
+  rc = read_one_row(pJob, p, pRead, 0);
+  if( rc!=SQLITE_OK ) goto done;
+  zPk = utf8ext_scan_pk_literal(p, pRead);
+  if( zPk==0 ){ rc = SQLITE_NOMEM; goto done; }
+  for(i=0; i<n; i++){
+    int c = UTF8EXT_SCAN_COL(p, r->aiCol[i]);
+    const unsigned char *z;
+    sqlite3_int64 nz;
+    if( !utf8ext_stored_text(sqlite3_column_value(pRead, c), p->eTextEnc,
+                             &z, &nz)
+     || (az[2*i] = copy_bytes(z, nz))==0 ){
+      rc = SQLITE_NOMEM;
+      goto done;
+    }
+    an[2*i] = nz;
+    z = sqlite3_column_text(pRead, c);
+    if( z==0 ){ rc = SQLITE_NOMEM; goto done; }
+    rc = repair_value(pJob, z, sqlite3_column_bytes(pRead, c),
+                      &az[2*i+1], &an[2*i+1]);
+    if( rc==SQLITE_TOOBIG ){
+      rc = jobErrorAt(pJob, SQLITE_TOOBIG, p, r->aiCol[i], zPk,
+                      "the repaired value would be longer than "
+                      "SQLITE_LIMIT_LENGTH");
+    }
+    if( rc!=SQLITE_OK ) goto done;
+  }
+  sqlite3_reset(pRead);
+
+  /* One UPDATE for all of them; the last one is reused for the same columns. */
+  if( *ppUpdate==0 || *pnLastCols!=n
+   || memcmp(aiLastCols, r->aiCol, sizeof(int)*n)!=0 ){
+    sqlite3_finalize(*ppUpdate);
+    *ppUpdate = 0;
+    rc = prepare_update(pJob, p, r->aiCol, n, ppUpdate);
+    if( rc!=SQLITE_OK ) goto done;
+    memcpy(aiLastCols, r->aiCol, sizeof(int)*n);
+    *pnLastCols = n;
+  }
+  for(i=0; i<n; i++){
+    sqlite3_bind_text64(*ppUpdate, i+1, (const char*)az[2*i+1], an[2*i+1],
+                        SQLITE_STATIC, SQLITE_UTF8);
+  }
+  bind_locator(*ppUpdate, n+1, r->apLoc, nLoc);
+  rc = sqlite3_step(*ppUpdate);
+  if( rc!=SQLITE_DONE ){
+    rc = jobErrorAt(pJob, rc, p, r->aiCol[0], zPk, "%s",
+                    sqlite3_errmsg(pJob->db));
+    sqlite3_reset(*ppUpdate);
+    goto done;
+  }
+  sqlite3_reset(*ppUpdate);
+  if( sqlite3_changes(pJob->db)!=1 ){
+    rc = jobErrorAt(pJob, SQLITE_ERROR, p, r->aiCol[0], zPk,
+                    "the UPDATE changed %d rows, not 1",
+                    sqlite3_changes(pJob->db));
+    goto done;
+  }
+
+  /* Find it again, by the key as it is after the repair, and compare. */
+  if( p->zRowid==0 ){
+    for(k=0; k<p->nPk; k++){
+      for(i=0; i<n && r->aiCol[i]!=p->aiPk[k]; i++){}
+      if( i<n ){
+        sqlite3_bind_text64(pRead, k+1, (const char*)az[2*i+1], an[2*i+1],
+                            SQLITE_STATIC, SQLITE_UTF8);
+      }else{
+        sqlite3_bind_value(pRead, k+1, r->apLoc[k]);
+      }
+    }
+  }else{
+    bind_locator(pRead, 1, r->apLoc, nLoc);
+  }
+  rc = read_one_row(pJob, p, pRead, zPk);
+  if( rc!=SQLITE_OK ) goto done;
+  for(i=0; i<n; i++){
+    int c = UTF8EXT_SCAN_COL(p, r->aiCol[i]);
+    const unsigned char *z = sqlite3_column_text(pRead, c);
+    if( sqlite3_column_type(pRead, c)!=SQLITE_TEXT
+     || sqlite3_column_bytes(pRead, c)!=an[2*i+1]
+     || (an[2*i+1]>0 && (z==0 || memcmp(z, az[2*i+1], (size_t)an[2*i+1])!=0)) ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, r->aiCol[i], zPk,
+                      "it reads back different bytes than were written");
+      goto done;
+    }
+  }
+
+  /* The log: the locator after the repair, the original, the repair. */
+  sqlite3_free(zPk);
+  zPk = utf8ext_scan_pk_literal(p, pRead);
+  if( zPk==0 ){ rc = SQLITE_NOMEM; goto done; }
+  if( p->zRowid==0 ){
+    pKey = sqlite3_str_new(0);
+    sqlite3_str_appendchar(pKey, 1, (char)p->nPk);
+    for(k=0; k<p->nPk; k++){
+      key_append(pKey, sqlite3_column_value(pRead, UTF8EXT_SCAN_KEY+k),
+                 p->eTextEnc);
+    }
+    if( sqlite3_str_errcode(pKey)!=SQLITE_OK || sqlite3_str_length(pKey)==0 ){
+      rc = SQLITE_NOMEM;
+      goto done;
+    }
+  }
+  rc = log_open(pJob);
+  for(i=0; rc==SQLITE_OK && i<n; i++){
+    sqlite3_stmt *pIns = pJob->pLogInsert;
+    int c = UTF8EXT_SCAN_COL(p, r->aiCol[i]);
+    const unsigned char *zStored;
+    sqlite3_int64 nStored;
+    if( !utf8ext_stored_text(sqlite3_column_value(pRead, c), p->eTextEnc,
+                             &zStored, &nStored) ){
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    sqlite3_bind_text(pIns, 1, p->zName, -1, SQLITE_STATIC);
+    sqlite3_bind_text(pIns, 2, p->azCol[r->aiCol[i]], -1, SQLITE_STATIC);
+    if( p->zRowid ){
+      sqlite3_bind_value(pIns, 3, r->apLoc[0]);
+      sqlite3_bind_null(pIns, 4);
+    }else{
+      sqlite3_bind_null(pIns, 3);
+      sqlite3_bind_blob(pIns, 4, sqlite3_str_value(pKey),
+                        sqlite3_str_length(pKey), SQLITE_STATIC);
+    }
+    sqlite3_bind_text(pIns, 5, zPk, -1, SQLITE_STATIC);
+    sqlite3_bind_blob64(pIns, 6, az[2*i], an[2*i], SQLITE_STATIC);
+    sqlite3_bind_blob64(pIns, 7, zStored, nStored, SQLITE_TRANSIENT);
+    sqlite3_bind_text(pIns, 8, pJob->zMethod, -1, SQLITE_STATIC);
+    rc = sqlite3_step(pIns);
+    rc = rc==SQLITE_DONE ? SQLITE_OK : jobSqlError(pJob, rc);
+    sqlite3_reset(pIns);
+    sqlite3_clear_bindings(pIns);
+  }
+  if( rc==SQLITE_OK ) pJob->nChanged += n;
+
+done:
+  if( az ){
+    for(i=0; i<2*n; i++) sqlite3_free(az[i]);
+  }
+  sqlite3_free(az);
+  sqlite3_free(an);
+  sqlite3_free(zPk);
+  if( pKey ) sqlite3_free(sqlite3_str_finish(pKey));
+  sqlite3_reset(pRead);
+  return rc;
+}
+
+/*
+** Repair table zName of the job's schema (type and wr as
+** utf8ext_list_tables() gives them; bNamed if the caller named it).
+*/
+static int repair_table(repair_job *pJob, const char *zName,
+                        const char *zType, int bWithoutRowid, int bNamed){
+  utf8ext_table *p = 0;
+  repair_row *aRow = 0;
+  sqlite3_int64 nRow = 0, iRow;
+  unsigned char *aBad = 0;
+  sqlite3_stmt *pRead = 0, *pUpdate = 0;
+  int *aiLastCols = 0, nLastCols = 0;
+  int rc;
+
+  if( bNamed ){
+    const char *zWhy = 0;
+    if( strcmp(zType, "view")==0 ) zWhy = "it is a view, not a table";
+    else if( strcmp(zType, "virtual")==0 ){
+      zWhy = "it is a virtual table: its module keeps its data";
+    }else if( strcmp(zType, "shadow")==0 ){
+      zWhy = "it is a shadow table of a virtual table, whose module owns it";
+    }else if( sqlite3_strnicmp(zName, "sqlite_", 7)==0 ){
+      zWhy = "it is SQLite's own table";
+    }else if( sqlite3_stricmp(zName, UTF8EXT_LOG_TABLE)==0 ){
+      zWhy = "it is the repair log";
+    }
+    if( zWhy ){
+      sqlite3_str *s = sqlite3_str_new(0);
+      char *z;
+      utf8ext_append_escaped(s, (const unsigned char*)zName,
+                             (sqlite3_int64)strlen(zName));
+      z = sqlite3_str_finish(s);
+      if( z==0 ) return SQLITE_NOMEM;
+      rc = jobError(pJob, SQLITE_ERROR, "table \"%s\": %s", z, zWhy);
+      sqlite3_free(z);
+      return rc;
+    }
+  }
+  rc = utf8ext_table_load(pJob->db, pJob->zSchema, zName, bWithoutRowid, &p,
+                          &pJob->zErr);
+  if( rc!=SQLITE_OK ) return rc;
+  aBad = sqlite3_malloc64(p->nCol);
+  aiLastCols = sqlite3_malloc64(sizeof(int)*p->nCol);
+  if( aBad==0 || aiLastCols==0 ){ rc = SQLITE_NOMEM; goto done; }
+  memset(aBad, 0, p->nCol);
+  rc = repair_find(pJob, p, &aRow, &nRow, aBad);
+  if( rc!=SQLITE_OK || nRow==0 ) goto done;
+  rc = refuse_unlocatable(pJob, p);
+  if( rc==SQLITE_OK ) rc = refuse_update_triggers(pJob, p);
+  if( rc==SQLITE_OK ) rc = refuse_fk_actions(pJob, p, aBad);
+  if( rc==SQLITE_OK ) rc = prepare_read(pJob, p, &pRead);
+  for(iRow=0; rc==SQLITE_OK && iRow<nRow; iRow++){
+    rc = repair_row_write(pJob, p, &aRow[iRow], pRead, &pUpdate,
+                          aiLastCols, &nLastCols);
+  }
+
+done:
+  sqlite3_finalize(pRead);
+  sqlite3_finalize(pUpdate);
+  if( p ) free_rows(aRow, nRow, locator_size(p));
+  sqlite3_free(aBad);
+  sqlite3_free(aiLastCols);
+  utf8ext_table_free(p);
+  return rc;
+}
+
+/* ---- undo --------------------------------------------------------------------- */
+
+/*
+** One row of the log, read whole before anything changes (the log is
+** written as undo goes).
+*/
+typedef struct log_entry log_entry;
+struct log_entry {
+  sqlite3_int64 id;           /* The log row's id */
+  char *zTbl, *zCol;          /* Table and column */
+  int bRid;                   /* True if iRid holds a rowid */
+  sqlite3_int64 iRid;         /* The rowid */
+  unsigned char *aKey;        /* The encoded key, when no rowid */
+  sqlite3_int64 nKey;
+  unsigned char *aOrig;       /* The original, as stored */
+  sqlite3_int64 nOrig;
+  unsigned char *aRep;        /* What the repair wrote, as stored */
+  sqlite3_int64 nRep;
+  char *zPk;                  /* The key's literal, for messages */
+};
+
+static void free_entries(log_entry *a, sqlite3_int64 n){
+  sqlite3_int64 i;
+  for(i=0; i<n; i++){
+    sqlite3_free(a[i].zTbl);
+    sqlite3_free(a[i].zCol);
+    sqlite3_free(a[i].aKey);
+    sqlite3_free(a[i].aOrig);
+    sqlite3_free(a[i].aRep);
+    sqlite3_free(a[i].zPk);
+  }
+  sqlite3_free(a);
+}
+
+/* Copy blob column i of pStmt into *pa, *pn. */
+static int dup_blob_column(sqlite3_stmt *pStmt, int i, unsigned char **pa,
+                           sqlite3_int64 *pn){
+  const void *z = sqlite3_column_blob(pStmt, i);
+  *pn = sqlite3_column_bytes(pStmt, i);
+  if( z==0 && *pn>0 ) return SQLITE_NOMEM;
+  *pa = copy_bytes(z, *pn);
+  return *pa ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/* Read the log rows of zTable (NULL: all), newest first. */
+static int undo_read_log(repair_job *pJob, const char *zTable,
+                         log_entry **pa, sqlite3_int64 *pn){
+  sqlite3_stmt *pStmt;
+  log_entry *a = 0;
+  sqlite3_int64 n = 0, nAlloc = 0;
+  int rc = jobPrepare(pJob, sqlite3_mprintf(
+      "SELECT id, tbl, col, rid, key, original, repaired, pk"
+      " FROM \"%w\"." UTF8EXT_LOG_TABLE
+      " WHERE ?1 IS NULL OR tbl=?1 COLLATE NOCASE ORDER BY id DESC",
+      pJob->zSchema), &pStmt);
+  *pa = 0;
+  *pn = 0;
+  if( rc!=SQLITE_OK ) return rc;
+  sqlite3_bind_text(pStmt, 1, zTable, -1, SQLITE_STATIC);
+  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
+    log_entry *e;
+    if( n==nAlloc ){
+      sqlite3_int64 nNew = nAlloc ? 2*nAlloc : 16;
+      log_entry *aNew = sqlite3_realloc64(a, nNew*sizeof(log_entry));
+      if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
+      a = aNew;
+      nAlloc = nNew;
+    }
+    e = &a[n++];
+    memset(e, 0, sizeof(*e));
+    e->id = sqlite3_column_int64(pStmt, 0);
+    e->zTbl = utf8ext_column_dup(pStmt, 1);
+    e->zCol = utf8ext_column_dup(pStmt, 2);
+    e->zPk = utf8ext_column_dup(pStmt, 7);
+    if( e->zTbl==0 || e->zCol==0 ){ rc = SQLITE_NOMEM; break; }
+    e->bRid = sqlite3_column_type(pStmt, 3)!=SQLITE_NULL;
+    e->iRid = sqlite3_column_int64(pStmt, 3);
+    if( !e->bRid ){
+      rc = dup_blob_column(pStmt, 4, &e->aKey, &e->nKey);
+      if( rc!=SQLITE_OK ) break;
+    }
+    rc = dup_blob_column(pStmt, 5, &e->aOrig, &e->nOrig);
+    if( rc==SQLITE_OK ) rc = dup_blob_column(pStmt, 6, &e->aRep, &e->nRep);
+    if( rc!=SQLITE_OK ) break;
+  }
+  if( rc==SQLITE_DONE ) rc = SQLITE_OK;
+  else if( rc!=SQLITE_NOMEM ) rc = jobSqlError(pJob, rc);
+  sqlite3_finalize(pStmt);
+  *pa = a;
+  *pn = n;
+  return rc;
+}
+
+/* True if entries a and b were logged for the same row of the same table. */
+static int same_row(const log_entry *a, const log_entry *b){
+  if( strcmp(a->zTbl, b->zTbl)!=0 || a->bRid!=b->bRid ) return 0;
+  if( a->bRid ) return a->iRid==b->iRid;
+  return a->nKey==b->nKey && memcmp(a->aKey, b->aKey, (size_t)a->nKey)==0;
+}
+
+/*
+** Bind the locator of log entry e to pStmt from parameter iParam on; the
+** key parts of columns in aiCol[0..n) get az[i] (stored bytes) instead
+** when az is not NULL.
+*/
+static int undo_bind_locator(repair_job *pJob, const utf8ext_table *p,
+                             const log_entry *e, sqlite3_stmt *pStmt,
+                             int iParam, const int *aiCol,
+                             unsigned char *const *az, const sqlite3_int64 *an,
+                             int n){
+  int i, k, rc;
+  if( e->bRid ){
+    if( p->zRowid==0 ){
+      return jobErrorAt(pJob, SQLITE_ERROR, p, -1, e->zPk,
+          "the log finds the row by rowid, which the table no longer has");
+    }
+    return sqlite3_bind_int64(pStmt, iParam, e->iRid);
+  }
+  if( p->zRowid || p->nPk==0 ){
+    return jobErrorAt(pJob, SQLITE_ERROR, p, -1, e->zPk,
+        "the log finds the row by its primary key, which has changed");
+  }
+  rc = key_bind(pStmt, iParam, e->aKey, e->nKey, p->nPk, p->eTextEnc);
+  if( rc!=SQLITE_OK ){
+    return jobErrorAt(pJob, SQLITE_ERROR, p, -1, e->zPk,
+        "log row %lld has a key that utf8_undo cannot read", e->id);
+  }
+  for(i=0; az && i<n; i++){
+    for(k=0; k<p->nPk; k++){
+      if( p->aiPk[k]==aiCol[i] ){
+        sqlite3_bind_text64(pStmt, iParam+k, (const char*)az[i], an[i],
+                            SQLITE_STATIC, (unsigned char)p->eTextEnc);
+      }
+    }
+  }
+  return SQLITE_OK;
+}
+
+/*
+** Undo the log entries a[0..n), all of one row, in one UPDATE, and remove
+** them from the log.
+*/
+static int undo_row(repair_job *pJob, const utf8ext_table *p,
+                    sqlite3_stmt *pRead, const log_entry *a, int n,
+                    sqlite3_stmt *pDelete){
+  int *aiCol = sqlite3_malloc64(sizeof(int)*n);
+  unsigned char **azOrig = sqlite3_malloc64(sizeof(unsigned char*)*n);
+  sqlite3_int64 *anOrig = sqlite3_malloc64(sizeof(sqlite3_int64)*n);
+  sqlite3_stmt *pUpdate = 0;
+  int rc = SQLITE_OK, i, c;
+
+  if( aiCol==0 || azOrig==0 || anOrig==0 ){ rc = SQLITE_NOMEM; goto done; }
+  for(i=0; i<n; i++){
+    for(c=0; c<p->nCol && strcmp(p->azCol[c], a[i].zCol)!=0; c++){}
+    if( c==p->nCol || p->aGenerated[c] ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, a[i].zPk,
+                      "column \"%w\" is no longer an ordinary column",
+                      a[i].zCol);
+      goto done;
+    }
+    aiCol[i] = c;
+    azOrig[i] = a[i].aOrig;
+    anOrig[i] = a[i].nOrig;
+  }
+
+  /* The row must hold exactly what the repair wrote. */
+  sqlite3_reset(pRead);
+  rc = undo_bind_locator(pJob, p, &a[0], pRead, 1, 0, 0, 0, 0);
+  if( rc==SQLITE_OK ) rc = read_one_row(pJob, p, pRead, a[0].zPk);
+  for(i=0; rc==SQLITE_OK && i<n; i++){
+    if( !stored_equals(pRead, UTF8EXT_SCAN_COL(p, aiCol[i]), p->eTextEnc,
+                       a[i].aRep, a[i].nRep) ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, aiCol[i], a[i].zPk,
+          "the value is no longer what utf8_repair wrote (log row %lld); "
+          "it was changed since, and undo will not overwrite that",
+          a[i].id);
+    }
+  }
+  sqlite3_reset(pRead);
+  if( rc!=SQLITE_OK ) goto done;
+
+  rc = prepare_update(pJob, p, aiCol, n, &pUpdate);
+  if( rc!=SQLITE_OK ) goto done;
+  for(i=0; i<n; i++){
+    sqlite3_bind_text64(pUpdate, i+1, (const char*)azOrig[i], anOrig[i],
+                        SQLITE_STATIC, (unsigned char)p->eTextEnc);
+  }
+  rc = undo_bind_locator(pJob, p, &a[0], pUpdate, n+1, 0, 0, 0, 0);
+  if( rc!=SQLITE_OK ) goto done;
+  rc = sqlite3_step(pUpdate);
+  if( rc!=SQLITE_DONE ){
+    rc = jobErrorAt(pJob, rc, p, aiCol[0], a[0].zPk, "%s",
+                    sqlite3_errmsg(pJob->db));
+    goto done;
+  }
+  if( sqlite3_changes(pJob->db)!=1 ){
+    rc = jobErrorAt(pJob, SQLITE_ERROR, p, aiCol[0], a[0].zPk,
+                    "the UPDATE changed %d rows, not 1",
+                    sqlite3_changes(pJob->db));
+    goto done;
+  }
+
+  /* Read back, by the key as it is now, every byte. */
+  rc = undo_bind_locator(pJob, p, &a[0], pRead, 1, aiCol, azOrig, anOrig, n);
+  if( rc==SQLITE_OK ) rc = read_one_row(pJob, p, pRead, a[0].zPk);
+  for(i=0; rc==SQLITE_OK && i<n; i++){
+    if( !stored_equals(pRead, UTF8EXT_SCAN_COL(p, aiCol[i]), p->eTextEnc,
+                       azOrig[i], anOrig[i]) ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, aiCol[i], a[i].zPk,
+          "it reads back different bytes than the original (log row %lld)",
+          a[i].id);
+    }
+  }
+  sqlite3_reset(pRead);
+  for(i=0; rc==SQLITE_OK && i<n; i++){
+    sqlite3_bind_int64(pDelete, 1, a[i].id);
+    rc = sqlite3_step(pDelete);
+    rc = rc==SQLITE_DONE ? SQLITE_OK : jobSqlError(pJob, rc);
+    sqlite3_reset(pDelete);
+  }
+  if( rc==SQLITE_OK ) pJob->nChanged += n;
+
+done:
+  sqlite3_finalize(pUpdate);
+  sqlite3_free(aiCol);
+  sqlite3_free(azOrig);
+  sqlite3_free(anOrig);
+  return rc;
+}
+
+/* Undo every log entry of zTable (NULL: all) of the job's schema. */
+static int undo_all(repair_job *pJob, const char *zTable){
+  log_entry *a = 0;
+  sqlite3_int64 n = 0, i, j;
+  utf8ext_table *p = 0;
+  sqlite3_stmt *pRead = 0, *pDelete = 0;
+  int rc, bExists;
+
+  rc = log_exists(pJob, &bExists);
+  if( rc!=SQLITE_OK || !bExists ) return rc;
+  rc = undo_read_log(pJob, zTable, &a, &n);
+  if( rc==SQLITE_OK && n>0 ){
+    rc = jobPrepare(pJob, sqlite3_mprintf(
+        "DELETE FROM \"%w\"." UTF8EXT_LOG_TABLE " WHERE id=?1", pJob->zSchema),
+        &pDelete);
+  }
+  for(i=0; rc==SQLITE_OK && i<n; i=j){
+    /* The run a[i..j) of entries for one row, each column once. */
+    for(j=i+1; j<n && same_row(&a[i], &a[j]); j++){
+      sqlite3_int64 k;
+      for(k=i; k<j && strcmp(a[k].zCol, a[j].zCol)!=0; k++){}
+      if( k<j ) break;
+    }
+    if( p==0 || strcmp(p->zName, a[i].zTbl)!=0 ){
+      sqlite3_finalize(pRead);
+      pRead = 0;
+      utf8ext_table_free(p);
+      p = 0;
+      rc = utf8ext_table_load(pJob->db, pJob->zSchema, a[i].zTbl, -1, &p,
+                              &pJob->zErr);
+      if( rc==SQLITE_OK ) rc = refuse_update_triggers(pJob, p);
+      if( rc==SQLITE_OK ) rc = prepare_read(pJob, p, &pRead);
+      if( rc!=SQLITE_OK ) break;
+    }
+    rc = undo_row(pJob, p, pRead, &a[i], (int)(j-i), pDelete);
+  }
+  sqlite3_finalize(pRead);
+  sqlite3_finalize(pDelete);
+  utf8ext_table_free(p);
+  free_entries(a, n);
+  return rc;
+}
+
+/* ---- the SQL functions -------------------------------------------------------- */
+
+/*
+** Start the job's savepoint. The count of unresolved deferred foreign key
+** violations is taken first, so a repair that adds one can be refused.
+*/
+static int job_begin(repair_job *pJob, int *pnDeferred){
+  int hi = 0;
+  *pnDeferred = 0;
+  sqlite3_db_status(pJob->db, SQLITE_DBSTATUS_DEFERRED_FKS, pnDeferred, &hi, 0);
+  return jobExec(pJob, "SAVEPOINT utf8ext_repair");
+}
+
+/*
+** End the job's savepoint: keep it when rc is SQLITE_OK (and no deferred
+** foreign key was left unresolved), else roll everything back.
+*/
+static int job_end(repair_job *pJob, int rc, int nDeferred){
+  int now = 0, hi = 0;
+  if( rc==SQLITE_OK ){
+    sqlite3_db_status(pJob->db, SQLITE_DBSTATUS_DEFERRED_FKS, &now, &hi, 0);
+    if( now>nDeferred ){
+      rc = jobError(pJob, SQLITE_CONSTRAINT, "a deferred FOREIGN KEY "
+          "constraint would fail");
+    }
+  }
+  if( rc==SQLITE_OK ){
+    rc = jobExec(pJob, "RELEASE utf8ext_repair");
+    if( rc==SQLITE_OK ) return rc;
+  }
+  sqlite3_exec(pJob->db, "ROLLBACK TO utf8ext_repair; RELEASE utf8ext_repair",
+               0, 0, 0);
+  return rc;
+}
+
+/*
+** Report the job's outcome on ctx: the count, or the error with the
+** function's name and "nothing was changed".
+*/
+static void job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
+  if( rc==SQLITE_OK ){
+    sqlite3_result_int64(ctx, pJob->nChanged);
+  }else if( rc==SQLITE_NOMEM ){
+    sqlite3_result_error_nomem(ctx);
+  }else{
+    utf8ext_result_errorf(ctx, "%s: %s; nothing was changed", pJob->zFunc,
+        pJob->zErr ? pJob->zErr : sqlite3_errstr(rc));
+    if( rc!=SQLITE_ERROR ) sqlite3_result_error_code(ctx, rc);
+  }
+  sqlite3_finalize(pJob->pLogInsert);
+  sqlite3_free(pJob->zSchema);
+  sqlite3_free(pJob->zErr);
+}
+
+/*
+** The text of name argument v (TABLE or SCHEMA) into *pz, NULL for NULL.
+** A name with a NUL byte is an error: no table or schema has one.
+*/
+static int name_arg(repair_job *pJob, sqlite3_value *v, const char *zArg,
+                    const char **pz){
+  *pz = 0;
+  if( sqlite3_value_type(v)==SQLITE_NULL ) return SQLITE_OK;
+  *pz = (const char*)sqlite3_value_text(v);
+  if( *pz==0 ) return SQLITE_NOMEM;
+  if( (int)strlen(*pz)!=sqlite3_value_bytes(v) ){
+    return jobError(pJob, SQLITE_ERROR, "the %s argument contains a NUL byte",
+                    zArg);
+  }
+  return SQLITE_OK;
+}
+
+/*
+** utf8_repair(TABLE [, METHOD [, SCHEMA]]): see the top of this file.
+*/
+static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  repair_job job;
+  const char *zTable = 0, *zSchema = 0;
+  sqlite3_stmt *pList = 0;
+  int rc, nDeferred = 0;
+
+  memset(&job, 0, sizeof(job));
+  job.db = sqlite3_context_db_handle(ctx);
+  job.zFunc = "utf8_repair";
+  job.bFix = 1;
+  job.zMethod = "fix";
+  rc = name_arg(&job, argv[0], "TABLE", &zTable);
+  if( rc==SQLITE_OK && argc>=2 && sqlite3_value_type(argv[1])!=SQLITE_NULL ){
+    static const char *const azEnc[] = { "cp1252", "latin1", "cesu8", "mutf8" };
+    const char *z = (const char*)sqlite3_value_text(argv[1]);
+    if( z==0 ){
+      rc = SQLITE_NOMEM;
+    }else if( sqlite3_stricmp(z, "fix")==0 && (int)strlen(z)==3 ){
+      job.bFix = 1;
+    }else if( utf8ext_encoding_named(z, sqlite3_value_bytes(argv[1]), &job.enc) ){
+      job.bFix = 0;
+      job.zMethod = azEnc[job.enc];
+    }else{
+      sqlite3_str *s = sqlite3_str_new(0);
+      utf8ext_append_escaped(s, (const unsigned char*)z,
+                             sqlite3_value_bytes(argv[1]));
+      z = sqlite3_str_finish(s);
+      if( z==0 ) rc = SQLITE_NOMEM;
+      else rc = jobError(&job, SQLITE_ERROR, "unknown METHOD '%s': use 'fix', "
+                         UTF8EXT_ENCODING_NAMES, z);
+      sqlite3_free((char*)z);
+    }
+  }
+  if( rc==SQLITE_OK && argc>=3 ) rc = name_arg(&job, argv[2], "SCHEMA", &zSchema);
+  if( rc==SQLITE_OK ){
+    rc = utf8ext_resolve_schema(job.db, zTable, zSchema, &job.zSchema, &job.zErr);
+  }
+  if( rc!=SQLITE_OK ){
+    job_result(ctx, &job, rc);
+    return;
+  }
+  rc = job_begin(&job, &nDeferred);
+  if( rc==SQLITE_OK ){
+    rc = utf8ext_list_tables(job.db, job.zSchema, zTable, &pList, &job.zErr);
+  }
+  if( rc==SQLITE_OK ){
+    int nSeen = 0;
+    while( (rc = sqlite3_step(pList))==SQLITE_ROW ){
+      const char *zName = (const char*)sqlite3_column_text(pList, 0);
+      const char *zType = (const char*)sqlite3_column_text(pList, 1);
+      nSeen++;
+      if( zName==0 || zType==0 ){ rc = SQLITE_NOMEM; break; }
+      rc = repair_table(&job, zName, zType,
+          sqlite3_column_type(pList, 2)==SQLITE_NULL ? -1 :
+          sqlite3_column_int(pList, 2)!=0, zTable!=0);
+      if( rc!=SQLITE_OK ) break;
+    }
+    if( rc==SQLITE_DONE ){
+      rc = SQLITE_OK;
+      if( zTable && nSeen==0 ){
+        rc = jobError(&job, SQLITE_ERROR, "no such table: %s.%s",
+                      job.zSchema, zTable);
+      }
+    }else if( rc==SQLITE_ROW || (rc!=SQLITE_OK && job.zErr==0) ){
+      rc = jobSqlError(&job, rc);
+    }
+    sqlite3_finalize(pList);
+  }
+  if( job.zErr==0 || rc==SQLITE_OK ) rc = job_end(&job, rc, nDeferred);
+  else job_end(&job, rc, nDeferred);
+  job_result(ctx, &job, rc);
+}
+
+/*
+** utf8_undo([TABLE [, SCHEMA]]): see the top of this file.
+*/
+static void undoFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  repair_job job;
+  const char *zTable = 0, *zSchema = 0;
+  int rc = SQLITE_OK, nDeferred = 0;
+
+  memset(&job, 0, sizeof(job));
+  job.db = sqlite3_context_db_handle(ctx);
+  job.zFunc = "utf8_undo";
+  if( argc>=1 ) rc = name_arg(&job, argv[0], "TABLE", &zTable);
+  if( rc==SQLITE_OK && argc>=2 ) rc = name_arg(&job, argv[1], "SCHEMA", &zSchema);
+  if( rc==SQLITE_OK ){
+    rc = utf8ext_resolve_schema(job.db, zTable, zSchema, &job.zSchema, &job.zErr);
+  }
+  if( rc==SQLITE_OK ){
+    rc = job_begin(&job, &nDeferred);
+    if( rc==SQLITE_OK ){
+      rc = undo_all(&job, zTable);
+      rc = job_end(&job, rc, nDeferred);
+    }
+  }
+  job_result(ctx, &job, rc);
+}
+
+int utf8ext_register_repair(sqlite3 *db){
+  /* Writes users' tables: never from a view or trigger in a database file. */
+  static const int flags = SQLITE_UTF8 | SQLITE_DIRECTONLY;
+  int rc = SQLITE_OK, n;
+  for(n=1; rc==SQLITE_OK && n<=3; n++){
+    rc = sqlite3_create_function(db, "utf8_repair", n, flags, 0, repairFunc, 0, 0);
+  }
+  for(n=0; rc==SQLITE_OK && n<=2; n++){
+    rc = sqlite3_create_function(db, "utf8_undo", n, flags, 0, undoFunc, 0, 0);
+  }
+  return rc;
+}

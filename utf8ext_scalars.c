@@ -1,0 +1,411 @@
+/*
+** utf8ext_scalars.c - the scalar functions of utf8ext: utf8_valid, utf8_fix,
+** utf8_length, utf8_error_offset, utf8_error, utf8_check, utf8_encode,
+** utf8_recode, utf8ext_version and utf8ext_impl. Each reads its arguments
+** as docs/reference.md says (utf8ext_value_bytes), hands the bytes to
+** core/, and turns the answer into an SQL result. Registered
+** deterministic and innocuous, so they work in CHECK constraints, indexes,
+** generated columns and views, also under PRAGMA trusted_schema=OFF.
+**
+** Errors are SQL errors whose message starts with the function's name. An
+** option (R, RULE, ENC) that is not valid is an error even when X is NULL
+** or well-formed; a NULL option gives NULL.
+*/
+#include "utf8ext_glue.h"
+#include "utf8ext.h"
+
+#include <string.h>
+
+/*
+** Read argument v for the function in ctx. Returns 1 with the bytes, 0 for
+** NULL, and -1 after reporting an allocation failure to ctx.
+*/
+static int arg_bytes(sqlite3_context *ctx, sqlite3_value *v,
+                     const unsigned char **pz, sqlite3_int64 *pn){
+  int rc = utf8ext_value_bytes(v, pz, pn);
+  if( rc<0 ) sqlite3_result_error_nomem(ctx);
+  return rc;
+}
+
+/*
+** The longest value this connection accepts (SQLITE_LIMIT_LENGTH).
+*/
+static sqlite3_int64 length_limit(sqlite3_context *ctx){
+  return sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
+}
+
+/*
+** Build a result of outLen bytes with the writer fill(): the size is
+** checked against SQLITE_LIMIT_LENGTH before anything is allocated, so a
+** result that would pass it is "string or blob too big", never a cut.
+*/
+typedef struct text_writer text_writer;
+struct text_writer {
+  const unsigned char *z;        /* the input */
+  size_t n;                      /* its length */
+  const unsigned char *r;        /* utf8_fix: the replacement */
+  size_t rlen;                   /* utf8_fix: its length */
+  int option;                    /* utf8_fix_rule or utf8_recode_enc */
+  size_t (*write)(const text_writer*, unsigned char *out);
+};
+
+static size_t write_fix(const text_writer *w, unsigned char *out){
+  return utf8_fix(w->z, w->n, w->r, w->rlen, (utf8_fix_rule)w->option, out);
+}
+
+static size_t write_recode(const text_writer *w, unsigned char *out){
+  return utf8_recode(w->z, w->n, (utf8_recode_enc)w->option, out);
+}
+
+/*
+** Return w's output as TEXT. first_error is the offset of the first
+** ill-formed unit (the prefix before it is copied as it is).
+*/
+static void result_written(sqlite3_context *ctx, text_writer *w,
+                           size_t first_error){
+  text_writer tail = *w;
+  size_t limit = (size_t)length_limit(ctx);
+  size_t len;
+  unsigned char *out;
+  tail.z = w->z + first_error;
+  tail.n = w->n - first_error;
+  len = tail.write(&tail, 0);
+  if( len>limit || first_error>limit-len ){
+    sqlite3_result_error_toobig(ctx);
+    return;
+  }
+  out = sqlite3_malloc64(first_error + len + 1);
+  if( out==0 ){
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  memcpy(out, w->z, first_error);
+  tail.write(&tail, out + first_error);
+  sqlite3_result_text64(ctx, (const char*)out, first_error+len,
+                        sqlite3_free, SQLITE_UTF8);
+}
+
+/*
+** utf8_valid(X): 1 if X is well-formed UTF-8, 0 if not, NULL for NULL.
+*/
+static void validFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  const unsigned char *z;
+  sqlite3_int64 n;
+  (void)argc;
+  switch( sqlite3_value_type(argv[0]) ){
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT:
+      /* The text form of a number is ASCII: no need to make it. */
+      sqlite3_result_int(ctx, 1);
+      return;
+  }
+  if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
+  sqlite3_result_int(ctx, utf8_is_valid(z, (size_t)n));
+}
+
+/*
+** True if the option v, whose text is z, has a NUL byte: its name is then
+** none of the known ones, though a C comparison would stop at the NUL.
+*/
+static int option_has_nul(sqlite3_value *v, const char *z){
+  return (sqlite3_int64)strlen(z)!=sqlite3_value_bytes(v);
+}
+
+/*
+** Parse the RULE argument of utf8_fix. Returns 1 with *rule set, 0 for
+** NULL (the result is NULL), -1 after reporting an unknown rule.
+*/
+static int parse_rule(sqlite3_context *ctx, sqlite3_value *v, utf8_fix_rule *rule){
+  const char *z;
+  if( sqlite3_value_type(v)==SQLITE_NULL ) return 0;
+  z = (const char*)sqlite3_value_text(v);
+  if( z==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
+  if( option_has_nul(v, z) ){
+    utf8ext_result_errorf(ctx, "utf8_fix: unknown RULE (it contains a NUL byte): "
+                       "use 'subpart', 'run' or 'byte'");
+    return -1;
+  }
+  if( sqlite3_stricmp(z, "subpart")==0 ){ *rule = UTF8_FIX_SUBPART; return 1; }
+  if( sqlite3_stricmp(z, "run")==0 ){ *rule = UTF8_FIX_RUN; return 1; }
+  if( sqlite3_stricmp(z, "byte")==0 ){ *rule = UTF8_FIX_BYTE; return 1; }
+  utf8ext_result_errorf(ctx, "utf8_fix: unknown RULE '%s': use 'subpart', 'run' or 'byte'", z);
+  return -1;
+}
+
+/*
+** utf8_fix(X), utf8_fix(X, R), utf8_fix(X, R, RULE): X with every
+** ill-formed unit replaced by R (U+FFFD when not given), one replacement
+** per unit, per run of units or per byte. Well-formed X comes back byte for
+** byte. Always TEXT.
+*/
+static void fixFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  static const unsigned char fffd[] = { 0xEF, 0xBF, 0xBD };
+  text_writer w;
+  const unsigned char *z;
+  sqlite3_int64 n, rlen = 3;
+  utf8_fix_rule rule = UTF8_FIX_SUBPART;
+  size_t k;
+  int rc;
+
+  w.r = fffd;
+  if( argc>=2 ){
+    rc = arg_bytes(ctx, argv[1], &w.r, &rlen);
+    if( rc<0 ) return;
+    if( rc>0 && !utf8_is_valid(w.r, (size_t)rlen) ){
+      sqlite3_result_error(ctx,
+          "utf8_fix: the replacement R is not well-formed UTF-8", -1);
+      return;
+    }
+    if( argc>=3 && parse_rule(ctx, argv[2], &rule)<0 ) return;
+    if( rc==0 || (argc>=3 && sqlite3_value_type(argv[2])==SQLITE_NULL) ) return;
+  }
+  if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
+  k = utf8_find_error(z, (size_t)n);
+  if( k==(size_t)n ){
+    sqlite3_result_text64(ctx, (const char*)z, (sqlite3_uint64)n,
+                          SQLITE_TRANSIENT, SQLITE_UTF8);
+    return;
+  }
+  w.z = z;
+  w.n = (size_t)n;
+  w.rlen = (size_t)rlen;
+  w.option = (int)rule;
+  w.write = write_fix;
+  result_written(ctx, &w, k);
+}
+
+/*
+** Parse the ENC argument of utf8_recode, as parse_rule() does RULE: the
+** names and aliases utf8ext_encoding_named() knows.
+*/
+static int parse_encoding(sqlite3_context *ctx, sqlite3_value *v,
+                          utf8_recode_enc *enc){
+  const char *z;
+  if( sqlite3_value_type(v)==SQLITE_NULL ) return 0;
+  z = (const char*)sqlite3_value_text(v);
+  if( z==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
+  if( utf8ext_encoding_named(z, sqlite3_value_bytes(v), enc) ) return 1;
+  if( option_has_nul(v, z) ){
+    utf8ext_result_errorf(ctx, "utf8_recode: unknown encoding (it contains a "
+                          "NUL byte): use " UTF8EXT_ENCODING_NAMES);
+  }else{
+    utf8ext_result_errorf(ctx, "utf8_recode: unknown encoding '%s': use "
+                          UTF8EXT_ENCODING_NAMES, z);
+  }
+  return -1;
+}
+
+/*
+** utf8_recode(X, ENC): X unchanged when well-formed; otherwise its
+** ill-formed units decoded as ENC instead of being replaced.
+*/
+static void recodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  text_writer w;
+  const unsigned char *z;
+  sqlite3_int64 n;
+  utf8_recode_enc enc = UTF8_RECODE_CP1252;
+  size_t k;
+  (void)argc;
+  if( parse_encoding(ctx, argv[1], &enc)<=0 ) return;
+  if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
+  k = utf8_find_error(z, (size_t)n);
+  if( k==(size_t)n ){
+    sqlite3_result_text64(ctx, (const char*)z, (sqlite3_uint64)n,
+                          SQLITE_TRANSIENT, SQLITE_UTF8);
+    return;
+  }
+  memset(&w, 0, sizeof(w));
+  w.z = z;
+  w.n = (size_t)n;
+  w.option = (int)enc;
+  w.write = write_recode;
+  result_written(ctx, &w, k);
+}
+
+/*
+** utf8_length(X): the number of units, the rows of utf8_codepoints(X).
+*/
+static void lengthFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  const unsigned char *z;
+  sqlite3_int64 n;
+  (void)argc;
+  if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
+  sqlite3_result_int64(ctx, (sqlite3_int64)utf8_count_units(z, (size_t)n));
+}
+
+/*
+** utf8_error_offset(X): 0-based offset of the first ill-formed unit, or
+** NULL when X is well-formed.
+*/
+static void errorOffsetFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  const unsigned char *z;
+  sqlite3_int64 n;
+  size_t k;
+  (void)argc;
+  if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
+  k = utf8_find_error(z, (size_t)n);
+  if( k<(size_t)n ) sqlite3_result_int64(ctx, (sqlite3_int64)k);
+}
+
+/*
+** The description of X's first error, "overlong at byte 3: C0", in a
+** string from sqlite3_mprintf() that the caller frees; NULL when X is
+** well-formed (*pOom says whether NULL means an allocation failure).
+*/
+static char *describe_first_error(const unsigned char *z, size_t n, int *pOom){
+  static const char hex[] = "0123456789ABCDEF";
+  char hexbuf[9];
+  size_t k = utf8_find_error(z, n), i;
+  utf8_unit u;
+  char *zMsg;
+  *pOom = 0;
+  if( k==n ) return 0;
+  u = utf8_decode_unit(z+k, n-k);
+  for(i=0; i<u.length; i++){
+    hexbuf[2*i] = hex[z[k+i]>>4];
+    hexbuf[2*i+1] = hex[z[k+i]&15];
+  }
+  hexbuf[2*u.length] = 0;
+  zMsg = sqlite3_mprintf("%s at byte %lld: %s",
+                         utf8_reason_text((utf8_reason)u.reason),
+                         (sqlite3_int64)k, hexbuf);
+  if( zMsg==0 ) *pOom = 1;
+  return zMsg;
+}
+
+/*
+** utf8_error(X): NULL when X is well-formed, else one line naming the
+** first ill-formed unit's reason, offset and bytes.
+*/
+static void errorFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  const unsigned char *z;
+  sqlite3_int64 n;
+  char *zMsg;
+  int oom;
+  (void)argc;
+  if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
+  zMsg = describe_first_error(z, (size_t)n, &oom);
+  if( oom ){
+    sqlite3_result_error_nomem(ctx);
+  }else if( zMsg ){
+    sqlite3_result_text(ctx, zMsg, -1, sqlite3_free);
+  }
+}
+
+/*
+** utf8_check(X): X itself, of the same type, when well-formed; else an
+** error "utf8_check: <utf8_error(X)>", for imports that must stop.
+*/
+static void checkFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  const unsigned char *z;
+  sqlite3_int64 n;
+  char *zMsg;
+  int oom;
+  (void)argc;
+  if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
+  zMsg = describe_first_error(z, (size_t)n, &oom);
+  if( oom ){
+    sqlite3_result_error_nomem(ctx);
+  }else if( zMsg ){
+    utf8ext_result_errorf(ctx, "utf8_check: %s", zMsg);
+    sqlite3_free(zMsg);
+  }else{
+    sqlite3_result_value(ctx, argv[0]);
+  }
+}
+
+/*
+** utf8_encode(C, ...): the text of the code points C. Unlike SQLite's
+** char(), a surrogate, a negative value, one above 0x10FFFF or a value
+** that is not an integer is an error naming the argument. A NULL argument
+** gives NULL; no arguments give ''.
+*/
+static void encodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  unsigned char *out;
+  size_t len = 0;
+  int i, any_null = 0;
+  for(i=0; i<argc; i++){
+    sqlite3_int64 c;
+    int type = sqlite3_value_type(argv[i]);
+    if( type==SQLITE_NULL ){ any_null = 1; continue; }
+    if( type!=SQLITE_INTEGER ){
+      const char *zText = (const char*)sqlite3_value_text(argv[i]);
+      if( type==SQLITE_BLOB ){
+        utf8ext_result_errorf(ctx, "utf8_encode: argument %d is not an integer: a BLOB", i+1);
+      }else{
+        utf8ext_result_errorf(ctx, "utf8_encode: argument %d is not an integer: %Q",
+                      i+1, zText);
+      }
+      return;
+    }
+    c = sqlite3_value_int64(argv[i]);
+    if( c<0 ){
+      utf8ext_result_errorf(ctx, "utf8_encode: argument %d is negative: %lld", i+1, c);
+      return;
+    }
+    if( c>0x10FFFF ){
+      utf8ext_result_errorf(ctx, "utf8_encode: argument %d is above 0x10FFFF: %lld", i+1, c);
+      return;
+    }
+    if( c>=0xD800 && c<=0xDFFF ){
+      utf8ext_result_errorf(ctx, "utf8_encode: argument %d is a surrogate: 0x%llX", i+1, c);
+      return;
+    }
+  }
+  if( any_null ) return;
+  out = sqlite3_malloc64((sqlite3_uint64)argc*4 + 1);
+  if( out==0 ){
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  for(i=0; i<argc; i++){
+    len += utf8_encode_scalar((uint32_t)sqlite3_value_int64(argv[i]), out+len);
+  }
+  sqlite3_result_text64(ctx, (const char*)out, len, sqlite3_free, SQLITE_UTF8);
+}
+
+/* utf8ext_version(): the version of this extension. */
+static void versionFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  (void)argc; (void)argv;
+  sqlite3_result_text(ctx, UTF8EXT_VERSION, -1, SQLITE_STATIC);
+}
+
+/* utf8ext_impl(): the validator implementation chosen for this CPU. */
+static void implFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  (void)argc; (void)argv;
+  sqlite3_result_text(ctx, utf8_impl_name(), -1, SQLITE_TRANSIENT);
+}
+
+
+/*
+** Register every scalar function on db.
+*/
+int utf8ext_register_scalars(sqlite3 *db){
+  static const int pure = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+  static const struct {
+    const char *zName;
+    int nArg;
+    int flags;
+    void (*xFunc)(sqlite3_context*, int, sqlite3_value**);
+  } aFunc[] = {
+    { "utf8_valid",        1, pure, validFunc },
+    { "utf8_fix",          1, pure, fixFunc },
+    { "utf8_fix",          2, pure, fixFunc },
+    { "utf8_fix",          3, pure, fixFunc },
+    { "utf8_length",       1, pure, lengthFunc },
+    { "utf8_error_offset", 1, pure, errorOffsetFunc },
+    { "utf8_error",        1, pure, errorFunc },
+    { "utf8_check",        1, pure, checkFunc },
+    { "utf8_encode",      -1, pure, encodeFunc },
+    { "utf8_recode",       2, pure, recodeFunc },
+    { "utf8ext_version",   0, SQLITE_UTF8 | SQLITE_INNOCUOUS, versionFunc },
+    { "utf8ext_impl",      0, SQLITE_UTF8 | SQLITE_INNOCUOUS, implFunc },
+  };
+  int rc = SQLITE_OK;
+  size_t i;
+  for(i=0; rc==SQLITE_OK && i<sizeof(aFunc)/sizeof(aFunc[0]); i++){
+    rc = sqlite3_create_function(db, aFunc[i].zName, aFunc[i].nArg,
+                                 aFunc[i].flags, 0, aFunc[i].xFunc, 0, 0);
+  }
+  return rc;
+}

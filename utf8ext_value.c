@@ -1,0 +1,228 @@
+/*
+** utf8ext_value.c - the helpers every glue unit shares: reading a value's
+** bytes, the stored form of text, SQL literals and hex for people to read,
+** names escaped for error messages, and the names of the encodings.
+** See utf8ext_glue.h for what each one promises.
+*/
+#include "utf8ext_glue.h"
+
+#include <float.h>
+#include <stdarg.h>
+#include <string.h>
+
+/*
+** sqlite3_value_blob() returns NULL for an empty BLOB, so an empty value
+** gets a pointer to "" instead.
+*/
+int utf8ext_value_bytes(sqlite3_value *v, const unsigned char **pz,
+                        sqlite3_int64 *pn){
+  const unsigned char *z;
+  switch( sqlite3_value_type(v) ){
+    case SQLITE_NULL:
+      return 0;
+    case SQLITE_BLOB:
+      z = (const unsigned char*)sqlite3_value_blob(v);
+      break;
+    default:
+      z = sqlite3_value_text(v);
+      break;
+  }
+  *pn = sqlite3_value_bytes(v);
+  if( z==0 ){
+    if( *pn>0 ) return -1;
+    z = (const unsigned char*)"";
+  }
+  *pz = z;
+  return 1;
+}
+
+int utf8ext_stored_text(sqlite3_value *v, int eTextEnc,
+                        const unsigned char **pz, sqlite3_int64 *pn){
+  const unsigned char *z;
+  if( eTextEnc==SQLITE_UTF16LE ){
+    z = sqlite3_value_text16le(v);
+    *pn = sqlite3_value_bytes16(v);
+  }else if( eTextEnc==SQLITE_UTF16BE ){
+    z = sqlite3_value_text16be(v);
+    *pn = sqlite3_value_bytes16(v);
+  }else{
+    z = sqlite3_value_text(v);
+    *pn = sqlite3_value_bytes(v);
+  }
+  *pz = z;
+  return z!=0;
+}
+
+int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc){
+  sqlite3_stmt *pStmt = 0;
+  const char *z;
+  int rc = sqlite3_prepare_v2(db, "PRAGMA encoding", -1, &pStmt, 0);
+  *peTextEnc = SQLITE_UTF8;
+  if( rc==SQLITE_OK ) rc = sqlite3_step(pStmt);
+  if( rc==SQLITE_ROW ){
+    z = (const char*)sqlite3_column_text(pStmt, 0);
+    if( z==0 ){
+      rc = SQLITE_NOMEM;
+    }else{
+      *peTextEnc = sqlite3_stricmp(z, "UTF-16le")==0 ? SQLITE_UTF16LE :
+                   sqlite3_stricmp(z, "UTF-16be")==0 ? SQLITE_UTF16BE :
+                   SQLITE_UTF8;
+      rc = SQLITE_OK;
+    }
+  }
+  sqlite3_finalize(pStmt);
+  return rc;
+}
+
+void utf8ext_append_hex(sqlite3_str *p, const unsigned char *z,
+                        sqlite3_int64 n){
+  static const char hex[] = "0123456789ABCDEF";
+  sqlite3_int64 i;
+  for(i=0; i<n; i++){
+    char a[2];
+    a[0] = hex[z[i]>>4];
+    a[1] = hex[z[i]&0xF];
+    sqlite3_str_append(p, a, 2);
+  }
+}
+
+/*
+** True if the UTF-16 text z[0..n) in byte order eTextEnc cannot be written
+** as a quoted SQL literal that SQLite would turn back into the same code
+** units: it has a NUL, an unpaired surrogate, or U+FFFE or U+FFFF (which
+** SQLite's UTF-8 to UTF-16 conversion of the SQL text makes U+FFFD).
+*/
+static int utf16_needs_hex(const unsigned char *z, sqlite3_int64 n,
+                           int eTextEnc){
+  sqlite3_int64 i;
+  int hi = eTextEnc==SQLITE_UTF16BE ? 0 : 1;   /* index of the high byte */
+  for(i=0; i+1<n; i+=2){
+    unsigned u = (unsigned)z[i+hi]<<8 | z[i+1-hi];
+    if( u==0 || u>=0xFFFE ) return 1;
+    if( u>=0xDC00 && u<=0xDFFF ) return 1;          /* a lone low half */
+    if( u>=0xD800 && u<=0xDBFF ){
+      unsigned w;
+      if( i+3>=n ) return 1;
+      w = (unsigned)z[i+2+hi]<<8 | z[i+3-hi];
+      if( w<0xDC00 || w>0xDFFF ) return 1;
+      i += 2;
+    }
+  }
+  return n%2!=0;
+}
+
+/* Append CAST(X'..' AS TEXT) of z[0..n) to p. */
+static void append_text_cast(sqlite3_str *p, const unsigned char *z,
+                             sqlite3_int64 n){
+  sqlite3_str_appendall(p, "CAST(X'");
+  utf8ext_append_hex(p, z, n);
+  sqlite3_str_appendall(p, "' AS TEXT)");
+}
+
+void utf8ext_append_literal(sqlite3_str *p, sqlite3_value *v, int eTextEnc){
+  const unsigned char *z;
+  sqlite3_int64 n;
+  double r;
+  switch( sqlite3_value_type(v) ){
+    case SQLITE_INTEGER:
+      sqlite3_str_appendf(p, "%lld", sqlite3_value_int64(v));
+      break;
+    case SQLITE_FLOAT:
+      r = sqlite3_value_double(v);
+      if( r>DBL_MAX ){
+        sqlite3_str_appendall(p, "9e999");
+      }else if( r< -DBL_MAX ){
+        sqlite3_str_appendall(p, "-9e999");
+      }else{
+        sqlite3_str_appendf(p, "%!.17g", r);
+      }
+      break;
+    case SQLITE_TEXT:
+      if( eTextEnc!=SQLITE_UTF8 ){
+        if( !utf8ext_stored_text(v, eTextEnc, &z, &n) ) break;  /* NOMEM */
+        if( utf16_needs_hex(z, n, eTextEnc) ){
+          append_text_cast(p, z, n);
+          break;
+        }
+      }
+      z = sqlite3_value_text(v);
+      n = sqlite3_value_bytes(v);
+      if( z==0 ) break;   /* out of memory: the statement fails NOMEM */
+      if( utf8_is_valid(z, (size_t)n) && memchr(z, 0, (size_t)n)==0 ){
+        sqlite3_str_appendf(p, "%Q", z);
+      }else{
+        append_text_cast(p, z, n);
+      }
+      break;
+    case SQLITE_BLOB:
+      z = sqlite3_value_blob(v);
+      sqlite3_str_appendall(p, "X'");
+      utf8ext_append_hex(p, z, sqlite3_value_bytes(v));
+      sqlite3_str_appendall(p, "'");
+      break;
+    default:
+      sqlite3_str_appendall(p, "NULL");
+      break;
+  }
+}
+
+void utf8ext_append_escaped(sqlite3_str *p, const unsigned char *z,
+                            sqlite3_int64 n){
+  sqlite3_int64 i = 0;
+  while( i<n ){
+    size_t k = utf8_find_error(z+i, (size_t)(n-i));
+    utf8_unit u;
+    sqlite3_int64 j;
+    sqlite3_str_append(p, (const char*)z+i, (int)k);
+    i += (sqlite3_int64)k;
+    if( i>=n ) break;
+    u = utf8_decode_unit(z+i, (size_t)(n-i));
+    for(j=0; j<u.length; j++) sqlite3_str_appendf(p, "\\x%02X", z[i+j]);
+    i += u.length;
+  }
+}
+
+void utf8ext_result_errorf(sqlite3_context *ctx, const char *zFormat, ...){
+  va_list ap;
+  char *zMsg;
+  va_start(ap, zFormat);
+  zMsg = sqlite3_vmprintf(zFormat, ap);
+  va_end(ap);
+  if( zMsg==0 ){
+    sqlite3_result_error_nomem(ctx);
+  }else{
+    sqlite3_result_error(ctx, zMsg, -1);
+    sqlite3_free(zMsg);
+  }
+}
+
+/*
+** The names utf8_recode's ENC and utf8_repair's METHOD accept. 'latin1' is
+** ISO-8859-1 proper, each byte its own code point, as Python reads it (the
+** WHATWG Encoding Standard maps the label latin1 to windows-1252 instead;
+** utf8ext keeps the two apart).
+*/
+static const struct { const char *zName; utf8_recode_enc enc; } aEncName[] = {
+  { "cp1252",       UTF8_RECODE_CP1252 },
+  { "windows-1252", UTF8_RECODE_CP1252 },
+  { "latin1",       UTF8_RECODE_LATIN1 },
+  { "latin-1",      UTF8_RECODE_LATIN1 },
+  { "iso-8859-1",   UTF8_RECODE_LATIN1 },
+  { "iso8859-1",    UTF8_RECODE_LATIN1 },
+  { "cesu8",        UTF8_RECODE_CESU8 },
+  { "cesu-8",       UTF8_RECODE_CESU8 },
+  { "mutf8",        UTF8_RECODE_MUTF8 },
+};
+
+int utf8ext_encoding_named(const char *z, sqlite3_int64 n,
+                           utf8_recode_enc *pEnc){
+  size_t i;
+  if( z==0 || (sqlite3_int64)strlen(z)!=n ) return 0;
+  for(i=0; i<sizeof(aEncName)/sizeof(aEncName[0]); i++){
+    if( sqlite3_stricmp(z, aEncName[i].zName)==0 ){
+      *pEnc = aEncName[i].enc;
+      return 1;
+    }
+  }
+  return 0;
+}
