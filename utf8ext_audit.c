@@ -84,6 +84,7 @@
 #include "context.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Column numbers of utf8_audit. */
@@ -117,6 +118,7 @@ typedef struct audit_finding audit_finding;
 struct audit_finding {
   int iTable;                 /* Index in the cursor's apTable */
   int iCol;                   /* The column */
+  sqlite3_int64 iRowNo;       /* The row's place in the table's scan order */
   int bRowid;                 /* True if iRowid holds the rowid */
   sqlite3_int64 iRowid;       /* The row's rowid */
   char *zPk;                  /* Its key as a literal; NULL: none readable */
@@ -304,8 +306,9 @@ static int auditGrow(audit_cursor *pCur){
 ** row pScan is on, table pCur->apTable[iTable].
 */
 static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
-                           sqlite3_stmt *pScan, const unsigned char *z,
-                           sqlite3_int64 n, utf8_errors e){
+                           sqlite3_int64 iRowNo, sqlite3_stmt *pScan,
+                           const unsigned char *z, sqlite3_int64 n,
+                           utf8_errors e){
   const utf8ext_table *pTab = pCur->apTable[iTable];
   audit_finding *f;
   size_t nCtx;
@@ -315,6 +318,7 @@ static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
   memset(f, 0, sizeof(*f));
   f->iTable = iTable;
   f->iCol = iCol;
+  f->iRowNo = iRowNo;
   if( pTab->zRowid ){
     f->bRowid = 1;
     f->iRowid = sqlite3_column_int64(pScan, UTF8EXT_SCAN_ROWID);
@@ -337,18 +341,27 @@ static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
   return SQLITE_OK;
 }
 
+/* qsort() order of findings of one table: scan order, then column. */
+static int auditFindingCmp(const void *a, const void *b){
+  const audit_finding *x = a, *y = b;
+  if( x->iRowNo!=y->iRowNo ) return x->iRowNo<y->iRowNo ? -1 : 1;
+  return (x->iCol>y->iCol) - (x->iCol<y->iCol);
+}
+
 /*
 ** Read table pCur->apTable[iTable] once, every column of every row, and
 ** record what each function reports of it. For the summary, its columns'
-** entries are aColumn[iFirst..iFirst+nCol).
+** entries are aColumn[iFirst..iFirst+nCol). A table too wide for one
+** result row is read in passes of columns, and its findings sorted back
+** into scan order.
 */
 static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
   const utf8ext_table *pTab = pCur->apTable[iTable];
   int bSummary = ((audit_vtab*)pCur->base.pVtab)->bSummary;
   sqlite3_int64 iFirst = pCur->nRow;
   sqlite3_stmt *pScan = 0;
-  char *zSql;
-  int rc = SQLITE_OK, i;
+  int nWidth = utf8ext_scan_width(db, pTab);
+  int rc = SQLITE_OK, i, iPass;
 
   if( bSummary ){
     for(i=0; rc==SQLITE_OK && i<pTab->nCol; i++){
@@ -362,51 +375,62 @@ static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
     }
     if( rc!=SQLITE_OK ) return rc;
   }
-  zSql = utf8ext_scan_sql(pTab);
-  if( zSql==0 ) return SQLITE_NOMEM;
-  rc = sqlite3_prepare_v2(db, zSql, -1, &pScan, 0);
-  sqlite3_free(zSql);
-  while( rc==SQLITE_OK && (rc = sqlite3_step(pScan))==SQLITE_ROW ){
-    rc = SQLITE_OK;
-    for(i=0; rc==SQLITE_OK && i<pTab->nCol; i++){
-      int iCol = UTF8EXT_SCAN_COL(pTab, i);
-      const unsigned char *z;
-      sqlite3_int64 n;
-      utf8_errors e;
-      if( sqlite3_column_type(pScan, iCol)!=SQLITE_TEXT ) continue;
-      z = sqlite3_column_text(pScan, iCol);
-      n = sqlite3_column_bytes(pScan, iCol);
-      if( z==0 ){ rc = SQLITE_NOMEM; break; }
-      if( bSummary ) pCur->aColumn[iFirst+i].nChecked++;
-      if( utf8_is_valid(z, (size_t)n) ) continue;
-      e = utf8_scan_errors(z, (size_t)n);
-      if( bSummary ){
-        audit_column *c = &pCur->aColumn[iFirst+i];
-        c->nBad++;
-        c->mReasons |= 1u<<e.unit.reason;
-        if( c->zFirstPk==0 && (pTab->nPk>0 || pTab->zRowid) ){
-          c->zFirstPk = utf8ext_scan_pk_literal(pTab, pScan);
-          if( c->zFirstPk==0 ) rc = SQLITE_NOMEM;
+  for(iPass=0; rc==SQLITE_OK && iPass<pTab->nCol; iPass+=nWidth){
+    int iEnd = iPass+nWidth<pTab->nCol ? iPass+nWidth : pTab->nCol;
+    sqlite3_int64 iRowNo = 0;
+    char *zSql = utf8ext_scan_sql(pTab, iPass, nWidth);
+    if( zSql==0 ) return SQLITE_NOMEM;
+    rc = sqlite3_prepare_v2(db, zSql, -1, &pScan, 0);
+    sqlite3_free(zSql);
+    while( rc==SQLITE_OK && (rc = sqlite3_step(pScan))==SQLITE_ROW ){
+      rc = SQLITE_OK;
+      iRowNo++;
+      for(i=iPass; rc==SQLITE_OK && i<iEnd; i++){
+        int iCol = UTF8EXT_SCAN_COL(pTab, i-iPass);
+        const unsigned char *z;
+        sqlite3_int64 n;
+        utf8_errors e;
+        if( sqlite3_column_type(pScan, iCol)!=SQLITE_TEXT ) continue;
+        z = sqlite3_column_text(pScan, iCol);
+        n = sqlite3_column_bytes(pScan, iCol);
+        if( z==0 ){ rc = SQLITE_NOMEM; break; }
+        if( bSummary ) pCur->aColumn[iFirst+i].nChecked++;
+        if( utf8_is_valid(z, (size_t)n) ) continue;
+        e = utf8_scan_errors(z, (size_t)n);
+        if( bSummary ){
+          audit_column *c = &pCur->aColumn[iFirst+i];
+          c->nBad++;
+          c->mReasons |= 1u<<e.unit.reason;
+          if( c->zFirstPk==0 && (pTab->nPk>0 || pTab->zRowid) ){
+            c->zFirstPk = utf8ext_scan_pk_literal(pTab, pScan);
+            if( c->zFirstPk==0 ) rc = SQLITE_NOMEM;
+          }
+        }else{
+          rc = auditAddFinding(pCur, iTable, i, iRowNo, pScan, z, n, e);
         }
-      }else{
-        rc = auditAddFinding(pCur, iTable, i, pScan, z, n, e);
       }
     }
-  }
-  if( rc==SQLITE_DONE ) rc = SQLITE_OK;
-  if( rc!=SQLITE_OK ){
-    char *zName = sqlite3_mprintf("%s", sqlite3_errmsg(db));
-    sqlite3_finalize(pScan);
-    if( rc==SQLITE_NOMEM || zName==0 ){
-      sqlite3_free(zName);
-      return SQLITE_NOMEM;
+    if( rc==SQLITE_DONE ) rc = SQLITE_OK;
+    if( rc!=SQLITE_OK ){
+      char *zMsg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+      sqlite3_finalize(pScan);
+      if( rc==SQLITE_NOMEM || zMsg==0 ){
+        sqlite3_free(zMsg);
+        return SQLITE_NOMEM;
+      }
+      rc = auditError(pCur, rc, "reading table \"%w\".\"%w\" failed: %s",
+                      pTab->zSchema, pTab->zName, zMsg);
+      sqlite3_free(zMsg);
+      return rc;
     }
-    rc = auditError(pCur, rc, "reading table \"%w\".\"%w\" failed: %s",
-                    pTab->zSchema, pTab->zName, zName);
-    sqlite3_free(zName);
-    return rc;
+    rc = sqlite3_finalize(pScan);
+    pScan = 0;
   }
-  return sqlite3_finalize(pScan);
+  if( rc==SQLITE_OK && !bSummary && nWidth<pTab->nCol ){
+    qsort(&pCur->aFinding[iFirst], (size_t)(pCur->nRow-iFirst),
+          sizeof(audit_finding), auditFindingCmp);
+  }
+  return rc;
 }
 
 /*

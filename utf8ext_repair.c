@@ -71,6 +71,7 @@
 #include "utf8ext_scan.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The log's declaration; %w is the schema. */
@@ -483,6 +484,7 @@ static int log_open(repair_job *pJob){
 */
 typedef struct repair_row repair_row;
 struct repair_row {
+  sqlite3_int64 iRowNo;       /* Its place in the scan order */
   sqlite3_value **apLoc;      /* The rowid, or the key parts */
   int *aiCol;                 /* Columns to repair, ascending */
   int nCol;                   /* Entries in aiCol */
@@ -505,6 +507,40 @@ static int locator_size(const utf8ext_table *p){
   return p->zRowid ? 1 : p->nPk;
 }
 
+/* qsort() order of rows: scan order (a wide table's passes, merged). */
+static int repair_row_cmp(const void *a, const void *b){
+  const repair_row *x = a, *y = b;
+  if( x->iRowNo!=y->iRowNo ) return x->iRowNo<y->iRowNo ? -1 : 1;
+  return (x->aiCol[0]>y->aiCol[0]) - (x->aiCol[0]<y->aiCol[0]);
+}
+
+/*
+** Join the entries of a[0..*pn) that are one row (a wide table read in
+** passes gives one entry per pass), sorted into scan order first.
+*/
+static int merge_rows(repair_row *a, sqlite3_int64 *pn, int nLoc){
+  sqlite3_int64 i, o = 0;
+  int k;
+  qsort(a, (size_t)*pn, sizeof(repair_row), repair_row_cmp);
+  for(i=0; i<*pn; i++){
+    if( o>0 && a[o-1].iRowNo==a[i].iRowNo ){
+      repair_row *r = &a[o-1];
+      int *aiNew = sqlite3_realloc64(r->aiCol, sizeof(int)*(r->nCol+a[i].nCol));
+      if( aiNew==0 ) return SQLITE_NOMEM;
+      memcpy(aiNew+r->nCol, a[i].aiCol, sizeof(int)*a[i].nCol);
+      r->aiCol = aiNew;
+      r->nCol += a[i].nCol;
+      for(k=0; k<nLoc; k++) sqlite3_value_free(a[i].apLoc[k]);
+      sqlite3_free(a[i].apLoc);
+      sqlite3_free(a[i].aiCol);
+    }else{
+      a[o++] = a[i];
+    }
+  }
+  *pn = o;
+  return SQLITE_OK;
+}
+
 /*
 ** First pass: read p once and list the rows with ill-formed TEXT in a
 ** column that can be written; aBad[i] marks the columns that have any.
@@ -512,56 +548,65 @@ static int locator_size(const utf8ext_table *p){
 static int repair_find(repair_job *pJob, const utf8ext_table *p,
                        repair_row **paRow, sqlite3_int64 *pnRow,
                        unsigned char *aBad){
-  sqlite3_stmt *pScan;
+  sqlite3_stmt *pScan = 0;
   repair_row *aRow = 0;
   sqlite3_int64 nRow = 0, nAlloc = 0;
   int nLoc = locator_size(p);
+  int nWidth = utf8ext_scan_width(pJob->db, p);
   int *aiCol = sqlite3_malloc64(sizeof(int)*(p->nCol+1));
-  int rc;
-  if( aiCol==0 ) return SQLITE_NOMEM;
-  rc = jobPrepare(pJob, utf8ext_scan_sql(p), &pScan);
-  while( rc==SQLITE_OK && (rc = sqlite3_step(pScan))==SQLITE_ROW ){
-    int i, n = 0, k;
-    repair_row *r;
-    rc = SQLITE_OK;
-    for(i=0; i<p->nCol; i++){
-      int c = UTF8EXT_SCAN_COL(p, i);
-      const unsigned char *z;
-      if( p->aGenerated[i] || sqlite3_column_type(pScan, c)!=SQLITE_TEXT ){
-        continue;
+  int rc = aiCol ? SQLITE_OK : SQLITE_NOMEM;
+  int iPass;
+  for(iPass=0; rc==SQLITE_OK && iPass<p->nCol; iPass+=nWidth){
+    int iEnd = iPass+nWidth<p->nCol ? iPass+nWidth : p->nCol;
+    sqlite3_int64 iRowNo = 0;
+    rc = jobPrepare(pJob, utf8ext_scan_sql(p, iPass, nWidth), &pScan);
+    while( rc==SQLITE_OK && (rc = sqlite3_step(pScan))==SQLITE_ROW ){
+      int i, n = 0, k;
+      repair_row *r;
+      rc = SQLITE_OK;
+      iRowNo++;
+      for(i=iPass; i<iEnd; i++){
+        int c = UTF8EXT_SCAN_COL(p, i-iPass);
+        const unsigned char *z;
+        if( p->aGenerated[i] || sqlite3_column_type(pScan, c)!=SQLITE_TEXT ){
+          continue;
+        }
+        z = sqlite3_column_text(pScan, c);
+        if( z==0 ){ rc = SQLITE_NOMEM; break; }
+        if( !utf8_is_valid(z, (size_t)sqlite3_column_bytes(pScan, c)) ){
+          aiCol[n++] = i;
+          aBad[i] = 1;
+        }
       }
-      z = sqlite3_column_text(pScan, c);
-      if( z==0 ){ rc = SQLITE_NOMEM; break; }
-      if( !utf8_is_valid(z, (size_t)sqlite3_column_bytes(pScan, c)) ){
-        aiCol[n++] = i;
-        aBad[i] = 1;
+      if( rc!=SQLITE_OK || n==0 ) continue;
+      if( nRow==nAlloc ){
+        sqlite3_int64 nNew = nAlloc ? 2*nAlloc : 16;
+        repair_row *aNew = sqlite3_realloc64(aRow, nNew*sizeof(repair_row));
+        if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
+        aRow = aNew;
+        nAlloc = nNew;
+      }
+      r = &aRow[nRow++];
+      memset(r, 0, sizeof(*r));
+      r->iRowNo = iRowNo;
+      r->apLoc = sqlite3_malloc64(sizeof(sqlite3_value*)*(nLoc+1));
+      r->aiCol = sqlite3_malloc64(sizeof(int)*n);
+      if( r->apLoc==0 || r->aiCol==0 ){ rc = SQLITE_NOMEM; break; }
+      memset(r->apLoc, 0, sizeof(sqlite3_value*)*(nLoc+1));
+      memcpy(r->aiCol, aiCol, sizeof(int)*n);
+      r->nCol = n;
+      for(k=0; k<nLoc; k++){
+        r->apLoc[k] = sqlite3_value_dup(sqlite3_column_value(pScan,
+            p->zRowid ? UTF8EXT_SCAN_ROWID : UTF8EXT_SCAN_KEY+k));
+        if( r->apLoc[k]==0 ){ rc = SQLITE_NOMEM; break; }
       }
     }
-    if( rc!=SQLITE_OK || n==0 ) continue;
-    if( nRow==nAlloc ){
-      sqlite3_int64 nNew = nAlloc ? 2*nAlloc : 16;
-      repair_row *aNew = sqlite3_realloc64(aRow, nNew*sizeof(repair_row));
-      if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
-      aRow = aNew;
-      nAlloc = nNew;
-    }
-    r = &aRow[nRow++];
-    memset(r, 0, sizeof(*r));
-    r->apLoc = sqlite3_malloc64(sizeof(sqlite3_value*)*(nLoc+1));
-    r->aiCol = sqlite3_malloc64(sizeof(int)*n);
-    if( r->apLoc==0 || r->aiCol==0 ){ rc = SQLITE_NOMEM; break; }
-    memset(r->apLoc, 0, sizeof(sqlite3_value*)*(nLoc+1));
-    memcpy(r->aiCol, aiCol, sizeof(int)*n);
-    r->nCol = n;
-    for(k=0; k<nLoc; k++){
-      r->apLoc[k] = sqlite3_value_dup(sqlite3_column_value(pScan,
-          p->zRowid ? UTF8EXT_SCAN_ROWID : UTF8EXT_SCAN_KEY+k));
-      if( r->apLoc[k]==0 ){ rc = SQLITE_NOMEM; break; }
-    }
+    if( rc==SQLITE_DONE ) rc = SQLITE_OK;
+    else if( rc!=SQLITE_OK && rc!=SQLITE_NOMEM ) rc = jobSqlError(pJob, rc);
+    sqlite3_finalize(pScan);
+    pScan = 0;
   }
-  if( rc==SQLITE_DONE ) rc = SQLITE_OK;
-  else if( rc!=SQLITE_OK && rc!=SQLITE_NOMEM ) rc = jobSqlError(pJob, rc);
-  sqlite3_finalize(pScan);
+  if( rc==SQLITE_OK && nWidth<p->nCol ) rc = merge_rows(aRow, &nRow, nLoc);
   sqlite3_free(aiCol);
   *paRow = aRow;
   *pnRow = nRow;
@@ -620,19 +665,30 @@ static int prepare_update(repair_job *pJob, const utf8ext_table *p,
   return jobPrepare(pJob, sqlite3_str_finish(s), pp);
 }
 
-/* Prepare the scan SELECT of p limited to the row the locator finds. */
+/*
+** Prepare "SELECT rowid, key parts, c1, ... FROM t WHERE <locator>" for
+** the columns aiCol[0..n): column aiCol[i] is result column READ_COL(p, i).
+*/
+#define READ_COL(p, i) UTF8EXT_SCAN_COL(p, i)
 static int prepare_read(repair_job *pJob, const utf8ext_table *p,
-                        sqlite3_stmt **pp){
+                        const int *aiCol, int n, sqlite3_stmt **pp){
   sqlite3_str *s = sqlite3_str_new(0);
-  char *zScan = utf8ext_scan_sql(p);
-  if( zScan==0 ){
-    sqlite3_free(sqlite3_str_finish(s));
-    return SQLITE_NOMEM;
+  int i;
+  if( p->zRowid ){
+    sqlite3_str_appendf(s, "SELECT \"%w\".\"%w\"", p->zFrom, p->zRowid);
+  }else{
+    sqlite3_str_appendall(s, "SELECT NULL");
   }
-  /* NOT INDEXED would make the lookup a full scan: drop it. */
-  sqlite3_str_append(s, zScan, (int)strlen(zScan)-(int)strlen(" NOT INDEXED"));
-  sqlite3_free(zScan);
-  sqlite3_str_appendall(s, " WHERE ");
+  for(i=0; i<p->nPk; i++){
+    sqlite3_str_appendall(s, ", ");
+    utf8ext_append_column(s, p, p->aiPk[i]);
+  }
+  for(i=0; i<n; i++){
+    sqlite3_str_appendall(s, ", ");
+    utf8ext_append_column(s, p, aiCol[i]);
+  }
+  sqlite3_str_appendf(s, " FROM \"%w\".\"%w\" AS \"%w\" WHERE ",
+                      p->zSchema, p->zFrom, p->zFrom);
   utf8ext_append_locator(s, p, 1);
   if( sqlite3_str_errcode(s)!=SQLITE_OK ){
     sqlite3_free(sqlite3_str_finish(s));
@@ -679,11 +735,12 @@ static unsigned char *copy_bytes(const void *z, sqlite3_int64 n){
 ** them in one UPDATE, read them back, and log each original.
 */
 static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
-                            repair_row *r, sqlite3_stmt *pRead,
+                            repair_row *r, sqlite3_stmt **ppRead,
                             sqlite3_stmt **ppUpdate, int *aiLastCols,
                             int *pnLastCols){
   int nLoc = locator_size(p);
   int n = r->nCol;
+  sqlite3_stmt *pRead = 0;
   unsigned char **az = 0;     /* az[2i]: original i as stored; az[2i+1]: repaired */
   sqlite3_int64 *an = 0;      /* their lengths */
   char *zPk = 0;
@@ -695,15 +752,29 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
   if( az==0 || an==0 ){ rc = SQLITE_NOMEM; goto done; }
   memset(az, 0, sizeof(unsigned char*)*2*n);
 
+  /* The statements for this set of columns; the last ones are reused. */
+  if( *ppUpdate==0 || *pnLastCols!=n
+   || memcmp(aiLastCols, r->aiCol, sizeof(int)*n)!=0 ){
+    sqlite3_finalize(*ppUpdate);
+    sqlite3_finalize(*ppRead);
+    *ppUpdate = *ppRead = 0;
+    *pnLastCols = 0;
+    rc = prepare_update(pJob, p, r->aiCol, n, ppUpdate);
+    if( rc==SQLITE_OK ) rc = prepare_read(pJob, p, r->aiCol, n, ppRead);
+    if( rc!=SQLITE_OK ) goto done;
+    memcpy(aiLastCols, r->aiCol, sizeof(int)*n);
+    *pnLastCols = n;
+  }
+  pRead = *ppRead;
+
   /* Read the row as it is now; keep each original, repair it. */
-  sqlite3_reset(pRead);
   bind_locator(pRead, 1, r->apLoc, nLoc);
   rc = read_one_row(pJob, p, pRead, 0);
   if( rc!=SQLITE_OK ) goto done;
   zPk = utf8ext_scan_pk_literal(p, pRead);
   if( zPk==0 ){ rc = SQLITE_NOMEM; goto done; }
   for(i=0; i<n; i++){
-    int c = UTF8EXT_SCAN_COL(p, r->aiCol[i]);
+    int c = READ_COL(p, i);
     const unsigned char *z;
     sqlite3_int64 nz;
     if( !utf8ext_stored_text(sqlite3_column_value(pRead, c), p->eTextEnc,
@@ -726,16 +797,7 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
   }
   sqlite3_reset(pRead);
 
-  /* One UPDATE for all of them; the last one is reused for the same columns. */
-  if( *ppUpdate==0 || *pnLastCols!=n
-   || memcmp(aiLastCols, r->aiCol, sizeof(int)*n)!=0 ){
-    sqlite3_finalize(*ppUpdate);
-    *ppUpdate = 0;
-    rc = prepare_update(pJob, p, r->aiCol, n, ppUpdate);
-    if( rc!=SQLITE_OK ) goto done;
-    memcpy(aiLastCols, r->aiCol, sizeof(int)*n);
-    *pnLastCols = n;
-  }
+  /* One UPDATE for all of them. */
   for(i=0; i<n; i++){
     sqlite3_bind_text64(*ppUpdate, i+1, (const char*)az[2*i+1], an[2*i+1],
                         SQLITE_STATIC, SQLITE_UTF8);
@@ -773,7 +835,7 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
   rc = read_one_row(pJob, p, pRead, zPk);
   if( rc!=SQLITE_OK ) goto done;
   for(i=0; i<n; i++){
-    int c = UTF8EXT_SCAN_COL(p, r->aiCol[i]);
+    int c = READ_COL(p, i);
     const unsigned char *z = sqlite3_column_text(pRead, c);
     if( sqlite3_column_type(pRead, c)!=SQLITE_TEXT
      || sqlite3_column_bytes(pRead, c)!=an[2*i+1]
@@ -803,7 +865,7 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
   rc = log_open(pJob);
   for(i=0; rc==SQLITE_OK && i<n; i++){
     sqlite3_stmt *pIns = pJob->pLogInsert;
-    int c = UTF8EXT_SCAN_COL(p, r->aiCol[i]);
+    int c = READ_COL(p, i);
     const unsigned char *zStored;
     sqlite3_int64 nStored;
     if( !utf8ext_stored_text(sqlite3_column_value(pRead, c), p->eTextEnc,
@@ -840,7 +902,7 @@ done:
   sqlite3_free(an);
   sqlite3_free(zPk);
   if( pKey ) sqlite3_free(sqlite3_str_finish(pKey));
-  sqlite3_reset(pRead);
+  if( pRead ) sqlite3_reset(pRead);
   return rc;
 }
 
@@ -894,9 +956,8 @@ static int repair_table(repair_job *pJob, const char *zName,
   rc = refuse_unlocatable(pJob, p);
   if( rc==SQLITE_OK ) rc = refuse_update_triggers(pJob, p);
   if( rc==SQLITE_OK ) rc = refuse_fk_actions(pJob, p, aBad);
-  if( rc==SQLITE_OK ) rc = prepare_read(pJob, p, &pRead);
   for(iRow=0; rc==SQLITE_OK && iRow<nRow; iRow++){
-    rc = repair_row_write(pJob, p, &aRow[iRow], pRead, &pUpdate,
+    rc = repair_row_write(pJob, p, &aRow[iRow], &pRead, &pUpdate,
                           aiLastCols, &nLastCols);
   }
 
@@ -1053,12 +1114,11 @@ static int undo_bind_locator(repair_job *pJob, const utf8ext_table *p,
 ** them from the log.
 */
 static int undo_row(repair_job *pJob, const utf8ext_table *p,
-                    sqlite3_stmt *pRead, const log_entry *a, int n,
-                    sqlite3_stmt *pDelete){
+                    const log_entry *a, int n, sqlite3_stmt *pDelete){
   int *aiCol = sqlite3_malloc64(sizeof(int)*n);
   unsigned char **azOrig = sqlite3_malloc64(sizeof(unsigned char*)*n);
   sqlite3_int64 *anOrig = sqlite3_malloc64(sizeof(sqlite3_int64)*n);
-  sqlite3_stmt *pUpdate = 0;
+  sqlite3_stmt *pUpdate = 0, *pRead = 0;
   int rc = SQLITE_OK, i, c;
 
   if( aiCol==0 || azOrig==0 || anOrig==0 ){ rc = SQLITE_NOMEM; goto done; }
@@ -1076,11 +1136,11 @@ static int undo_row(repair_job *pJob, const utf8ext_table *p,
   }
 
   /* The row must hold exactly what the repair wrote. */
-  sqlite3_reset(pRead);
-  rc = undo_bind_locator(pJob, p, &a[0], pRead, 1, 0, 0, 0, 0);
+  rc = prepare_read(pJob, p, aiCol, n, &pRead);
+  if( rc==SQLITE_OK ) rc = undo_bind_locator(pJob, p, &a[0], pRead, 1, 0, 0, 0, 0);
   if( rc==SQLITE_OK ) rc = read_one_row(pJob, p, pRead, a[0].zPk);
   for(i=0; rc==SQLITE_OK && i<n; i++){
-    if( !stored_equals(pRead, UTF8EXT_SCAN_COL(p, aiCol[i]), p->eTextEnc,
+    if( !stored_equals(pRead, READ_COL(p, i), p->eTextEnc,
                        a[i].aRep, a[i].nRep) ){
       rc = jobErrorAt(pJob, SQLITE_ERROR, p, aiCol[i], a[i].zPk,
           "the value is no longer what utf8_repair wrote (log row %lld); "
@@ -1116,7 +1176,7 @@ static int undo_row(repair_job *pJob, const utf8ext_table *p,
   rc = undo_bind_locator(pJob, p, &a[0], pRead, 1, aiCol, azOrig, anOrig, n);
   if( rc==SQLITE_OK ) rc = read_one_row(pJob, p, pRead, a[0].zPk);
   for(i=0; rc==SQLITE_OK && i<n; i++){
-    if( !stored_equals(pRead, UTF8EXT_SCAN_COL(p, aiCol[i]), p->eTextEnc,
+    if( !stored_equals(pRead, READ_COL(p, i), p->eTextEnc,
                        azOrig[i], anOrig[i]) ){
       rc = jobErrorAt(pJob, SQLITE_ERROR, p, aiCol[i], a[i].zPk,
           "it reads back different bytes than the original (log row %lld)",
@@ -1134,6 +1194,7 @@ static int undo_row(repair_job *pJob, const utf8ext_table *p,
 
 done:
   sqlite3_finalize(pUpdate);
+  sqlite3_finalize(pRead);
   sqlite3_free(aiCol);
   sqlite3_free(azOrig);
   sqlite3_free(anOrig);
@@ -1145,7 +1206,7 @@ static int undo_all(repair_job *pJob, const char *zTable){
   log_entry *a = 0;
   sqlite3_int64 n = 0, i, j;
   utf8ext_table *p = 0;
-  sqlite3_stmt *pRead = 0, *pDelete = 0;
+  sqlite3_stmt *pDelete = 0;
   int rc, bExists;
 
   rc = log_exists(pJob, &bExists);
@@ -1164,19 +1225,15 @@ static int undo_all(repair_job *pJob, const char *zTable){
       if( k<j ) break;
     }
     if( p==0 || strcmp(p->zName, a[i].zTbl)!=0 ){
-      sqlite3_finalize(pRead);
-      pRead = 0;
       utf8ext_table_free(p);
       p = 0;
       rc = utf8ext_table_load(pJob->db, pJob->zSchema, a[i].zTbl, -1, &p,
                               &pJob->zErr);
       if( rc==SQLITE_OK ) rc = refuse_update_triggers(pJob, p);
-      if( rc==SQLITE_OK ) rc = prepare_read(pJob, p, &pRead);
       if( rc!=SQLITE_OK ) break;
     }
-    rc = undo_row(pJob, p, pRead, &a[i], (int)(j-i), pDelete);
+    rc = undo_row(pJob, p, &a[i], (int)(j-i), pDelete);
   }
-  sqlite3_finalize(pRead);
   sqlite3_finalize(pDelete);
   utf8ext_table_free(p);
   free_entries(a, n);

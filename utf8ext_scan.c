@@ -12,7 +12,8 @@
 ** more, may not be loaded in this connection). The columns and the key
 ** come from pragma_table_xinfo.
 **
-** A table is read by one statement over all of its columns,
+** A table is read by one statement over all of its columns (a table of
+** nearly 2000 columns, more than one result row may hold, in passes),
 **
 **     SELECT "t"."rowid", "t"."k1", ..., "t"."c1", "t"."c2", ...
 **       FROM "schema"."t" AS "t" NOT INDEXED
@@ -141,11 +142,12 @@ int utf8ext_resolve_schema(sqlite3 *db, const char *zTable,
   if( rc==SQLITE_DONE ){
     rc = SQLITE_OK;
     if( *pzSchema==0 ){
-      if( zSchemaArg ){
-        *pzErr = sqlite3_mprintf("no such schema: %s", zSchemaArg);
-      }else{
-        *pzErr = sqlite3_mprintf("no such table: %s", zTable);
-      }
+      const char *zName = zSchemaArg ? zSchemaArg : zTable;
+      sqlite3_str *s = sqlite3_str_new(0);
+      sqlite3_str_appendall(s, zSchemaArg ? "no such schema: " : "no such table: ");
+      utf8ext_append_escaped(s, (const unsigned char*)zName,
+                             (sqlite3_int64)strlen(zName));
+      *pzErr = sqlite3_str_finish(s);
       rc = *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
     }
   }else if( rc!=SQLITE_NOMEM && rc!=SQLITE_OK ){
@@ -317,7 +319,13 @@ void utf8ext_append_column(sqlite3_str *s, const utf8ext_table *p, int i){
   sqlite3_str_appendf(s, "\"%w\".\"%w\"", p->zFrom, p->azCol[i]);
 }
 
-char *utf8ext_scan_sql(const utf8ext_table *p){
+int utf8ext_scan_width(sqlite3 *db, const utf8ext_table *p){
+  int n = sqlite3_limit(db, SQLITE_LIMIT_COLUMN, -1) - 1 - p->nPk;
+  if( n<1 ) n = 1;
+  return n<p->nCol ? n : p->nCol;
+}
+
+char *utf8ext_scan_sql(const utf8ext_table *p, int iFirst, int nRead){
   sqlite3_str *s = sqlite3_str_new(0);
   int i;
   if( p->zRowid ){
@@ -329,7 +337,7 @@ char *utf8ext_scan_sql(const utf8ext_table *p){
     sqlite3_str_appendall(s, ", ");
     utf8ext_append_column(s, p, p->aiPk[i]);
   }
-  for(i=0; i<p->nCol; i++){
+  for(i=iFirst; i<iFirst+nRead && i<p->nCol; i++){
     sqlite3_str_appendall(s, ", ");
     utf8ext_append_column(s, p, i);
   }

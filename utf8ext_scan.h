@@ -36,7 +36,8 @@ struct utf8ext_table {
 
 /*
 ** Columns of the SELECT that utf8ext_scan_sql() writes: the rowid (NULL
-** when zRowid is), then the nPk key parts, then every column in order.
+** when zRowid is), then the nPk key parts, then the columns it reads, in
+** order from iFirst: column i of the table is UTF8EXT_SCAN_COL(t, i-iFirst).
 */
 #define UTF8EXT_SCAN_ROWID 0
 #define UTF8EXT_SCAN_KEY   1
@@ -73,11 +74,19 @@ int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
 void utf8ext_table_free(utf8ext_table *p);
 
 /*
-** The SELECT that reads the whole table once in its own order (NOT
-** INDEXED): the columns UTF8EXT_SCAN_*. From sqlite3_mprintf(); NULL when
-** out of memory.
+** The SELECT that reads the whole table in its own order (NOT INDEXED):
+** the columns UTF8EXT_SCAN_*, with the table's columns iFirst to
+** iFirst+nRead-1. From sqlite3_mprintf(); NULL when out of memory.
 */
-char *utf8ext_scan_sql(const utf8ext_table *p);
+char *utf8ext_scan_sql(const utf8ext_table *p, int iFirst, int nRead);
+
+/*
+** How many of p's columns one SELECT can read beside its rowid and key
+** (SQLITE_LIMIT_COLUMN caps a result row): p->nCol, except for a table
+** of nearly 2000 columns, which is then read in passes of this many
+** columns, each in the same order.
+*/
+int utf8ext_scan_width(sqlite3 *db, const utf8ext_table *p);
 
 /*
 ** Append to s the WHERE clause that finds one row by value: "rowid=?N" by
