@@ -85,7 +85,11 @@ static int schema_has_table(sqlite3 *db, const char *zSchema,
                             const char *zTable, char **pzErr){
   sqlite3_stmt *pStmt;
   int rc;
-  if( is_schema_table(zTable) ) return 1;
+  if( is_schema_table(zTable) ){
+    /* sqlite_temp_schema is temp's; sqlite_schema every other schema's */
+    int bTemp = sqlite3_strnicmp(zTable, "sqlite_temp_", 12)==0;
+    return bTemp==(sqlite3_stricmp(zSchema, "temp")==0);
+  }
   rc = scan_prepare(db, sqlite3_mprintf(
       "SELECT 1 FROM \"%w\".sqlite_master WHERE type IN ('table','view')"
       " AND name=?1 COLLATE NOCASE", zSchema), &pStmt, pzErr);
