@@ -386,13 +386,17 @@ static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
       rc = SQLITE_OK;
       iRowNo++;
       for(i=iPass; rc==SQLITE_OK && i<iEnd; i++){
-        int iCol = UTF8EXT_SCAN_COL(pTab, i-iPass);
+        /* One call per column: each sqlite3_column_*() takes the
+        ** connection's mutex, the sqlite3_value_*() calls on its value do
+        ** not (the mutex is held for this whole call anyway). */
+        sqlite3_value *v = sqlite3_column_value(pScan,
+                                                UTF8EXT_SCAN_COL(pTab, i-iPass));
         const unsigned char *z;
         sqlite3_int64 n;
         utf8_errors e;
-        if( sqlite3_column_type(pScan, iCol)!=SQLITE_TEXT ) continue;
-        z = sqlite3_column_text(pScan, iCol);
-        n = sqlite3_column_bytes(pScan, iCol);
+        if( sqlite3_value_type(v)!=SQLITE_TEXT ) continue;
+        z = sqlite3_value_text(v);
+        n = sqlite3_value_bytes(v);
         if( z==0 ){ rc = SQLITE_NOMEM; break; }
         if( bSummary ) pCur->aColumn[iFirst+i].nChecked++;
         if( utf8_is_valid(z, (size_t)n) ) continue;

@@ -566,14 +566,15 @@ static int repair_find(repair_job *pJob, const utf8ext_table *p,
       rc = SQLITE_OK;
       iRowNo++;
       for(i=iPass; i<iEnd; i++){
-        int c = UTF8EXT_SCAN_COL(p, i-iPass);
+        sqlite3_value *v;
         const unsigned char *z;
-        if( p->aGenerated[i] || sqlite3_column_type(pScan, c)!=SQLITE_TEXT ){
-          continue;
-        }
-        z = sqlite3_column_text(pScan, c);
+        if( p->aGenerated[i] ) continue;
+        /* one sqlite3_column_*() call (and mutex) per column, as the audit */
+        v = sqlite3_column_value(pScan, UTF8EXT_SCAN_COL(p, i-iPass));
+        if( sqlite3_value_type(v)!=SQLITE_TEXT ) continue;
+        z = sqlite3_value_text(v);
         if( z==0 ){ rc = SQLITE_NOMEM; break; }
-        if( !utf8_is_valid(z, (size_t)sqlite3_column_bytes(pScan, c)) ){
+        if( !utf8_is_valid(z, (size_t)sqlite3_value_bytes(v)) ){
           aiCol[n++] = i;
           aBad[i] = 1;
         }

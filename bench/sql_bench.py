@@ -10,8 +10,11 @@ the ratio of the medians. Nothing here asserts anything about time.
     INSERT with CHECK (utf8_valid(x))         vs  CHECK (length(x) >= 0)
   a 10 MB value:
     count(*) FROM utf8_codepoints(v)          vs  generate_series, same rows
-  the audit (when utf8_audit is registered), 1,000,000 rows, 3 columns:
-    utf8_audit('t')                           vs  count(*) WHERE NOT utf8_valid(col), per column
+  a table of 20 TEXT columns and 200,000 rows, 1% of rows with a bad value:
+    utf8_audit('w'), utf8_audit_summary('w')  vs  count(*) WHERE NOT (utf8_valid(c0) AND ...)
+    utf8_repair('w')                          vs  UPDATE w SET c = utf8_fix(c), ... WHERE NOT ...
+
+BENCH_ONLY=table runs only the table figures.
 """
 import os, random, re, sqlite3, statistics, subprocess, sys, tempfile
 
@@ -59,10 +62,45 @@ def pair(db, name_a, sql_a, name_b, sql_b, setup_a=None, setup_b=None):
     return ma, mb
 
 
+def table_figures(db, rng):
+    """The audit, summary and repair of a 20-column table, one read each."""
+    cols = ["c%d" % i for i in range(20)]
+    con = sqlite3.connect(db)
+    con.execute("DROP TABLE IF EXISTS w0")
+    con.execute("CREATE TABLE w0(%s)" % ", ".join(c + " TEXT" for c in cols))
+    vals = make_values(20_000, rng)
+    con.executemany("INSERT INTO w0 VALUES (%s)" % ",".join("?" * 20),
+                    ([vals[(r * 20 + i) % 20_000] for i in range(20)] for r in range(200_000)))
+    # 1% of rows get one ill-formed value, in a column that varies
+    con.execute("UPDATE w0 SET c%d = CAST(CAST(c%d AS BLOB) || x'FF' AS TEXT) WHERE rowid %% 100 = 0" % (7, 7))
+    con.execute("UPDATE w0 SET c13 = CAST(CAST(c13 AS BLOB) || x'C0' AS TEXT) WHERE rowid % 100 = 50")
+    con.commit()
+    con.close()
+    all_valid = " AND ".join("utf8_valid(%s)" % c for c in cols)
+    fresh = "DROP TABLE IF EXISTS w; DROP TABLE IF EXISTS utf8_repair_log; CREATE TABLE w AS SELECT * FROM w0;"
+    print("\n20 TEXT columns x 200,000 rows, 1% of rows with an ill-formed value")
+    run_timed(db, fresh)
+    baseline = "SELECT count(*) FROM w WHERE NOT (%s);" % all_valid
+    pair(db, "SELECT count(*) FROM utf8_audit('w')", "SELECT count(*) FROM utf8_audit('w');",
+         "count(*) WHERE NOT (utf8_valid(c0) AND ...)", baseline)
+    pair(db, "SELECT count(*) FROM utf8_audit_summary('w')",
+         "SELECT count(*) FROM utf8_audit_summary('w');",
+         "count(*) WHERE NOT (utf8_valid(c0) AND ...)", baseline)
+    pair(db, "SELECT utf8_repair('w') (logs each original)", "SELECT utf8_repair('w');",
+         "UPDATE w SET c = utf8_fix(c), ... WHERE NOT ...",
+         "UPDATE w SET %s WHERE NOT (%s);" % (", ".join("%s = utf8_fix(%s)" % (c, c) for c in cols), all_valid),
+         setup_a=fresh, setup_b=fresh)
+
+
 def main():
     rng = random.Random(42)
     tmp = tempfile.mkdtemp(prefix="utf8ext-bench-")
     db = os.path.join(tmp, "bench.db")
+    if os.environ.get("BENCH_ONLY") == "table":
+        table_figures(db, rng)
+        os.remove(db)
+        os.rmdir(tmp)
+        return
     con = sqlite3.connect(db)
     con.execute("CREATE TABLE src(x TEXT)")
     con.executemany("INSERT INTO src VALUES (?)", ((v,) for v in make_values(1_000_000, rng)))
@@ -92,24 +130,7 @@ def main():
          "count(*) FROM generate_series (same rows)",
          "SELECT count(*) FROM generate_series(1, %d);" % n_units)
 
-    p = subprocess.run([SHELL, ":memory:", "-cmd", ".load " + EXT,
-                        "SELECT count(*) FROM pragma_module_list WHERE name='utf8_audit'"],
-                       capture_output=True, text=True)
-    if p.stdout.strip() == "1":
-        con = sqlite3.connect(db)
-        # one ill-formed value in 1000, so the audit has rows to return
-        con.execute("UPDATE t SET b = CAST(CAST(b AS BLOB) || x'FF' AS TEXT) WHERE rowid % 1000 = 0")
-        con.commit()
-        con.close()
-        print("\naudit of 1,000,000 rows x 3 TEXT columns (1 value in 1000 ill-formed)")
-        pair(db, "SELECT count(*) FROM utf8_audit('t')",
-             "SELECT count(*) FROM utf8_audit('t');",
-             "count(*) WHERE NOT utf8_valid(col), per column",
-             "SELECT (SELECT count(*) FROM t WHERE NOT utf8_valid(a))"
-             " + (SELECT count(*) FROM t WHERE NOT utf8_valid(b))"
-             " + (SELECT count(*) FROM t WHERE NOT utf8_valid(c));")
-    else:
-        print("\n(utf8_audit not registered: no audit figures)")
+    table_figures(db, rng)
 
     for f in os.listdir(tmp):
         os.remove(os.path.join(tmp, f))
