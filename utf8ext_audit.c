@@ -430,7 +430,7 @@ static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
     rc = sqlite3_finalize(pScan);
     pScan = 0;
   }
-  if( rc==SQLITE_OK && !bSummary && nWidth<pTab->nCol ){
+  if( rc==SQLITE_OK && !bSummary && nWidth<pTab->nCol && pCur->nRow-iFirst>1 ){
     qsort(&pCur->aFinding[iFirst], (size_t)(pCur->nRow-iFirst),
           sizeof(audit_finding), auditFindingCmp);
   }

@@ -35,14 +35,17 @@
 **     A repair that leaves a deferred foreign key unresolved is refused.
 **   - What was written is read back and compared byte for byte, by repair
 **     and by undo; undo first checks that the value is still exactly what
-**     the repair wrote, and refuses rather than overwrite a later change.
+**     the repair wrote, and refuses rather than overwrite a later change,
+**     and that a row found by an unstable rowid still has the fingerprint
+**     the repair logged.
 **   - Where a round trip could not be exact, the call is refused before
 **     anything changes: a table with a trigger that fires on UPDATE (it
 **     could rewrite what undo puts back, or act elsewhere), a column that
 **     another table references with ON UPDATE CASCADE, SET NULL or SET
-**     DEFAULT while foreign keys are on, a rowid table whose rowid no name
-**     reaches, and the shadow tables of virtual tables, SQLite's own
-**     tables and the log itself.
+**     DEFAULT while foreign keys are on (checked again by undo), a rowid
+**     table whose rowid no name reaches, a value or key starting with
+**     U+FEFF in a UTF-16 database, the shadow tables of virtual tables,
+**     SQLite's own tables and the log itself.
 **
 ** THE LOG
 **
@@ -55,6 +58,9 @@
 **     key       the primary key after the repair, encoded by utf8ext (a
 **               count, then per part a type byte I F T B N and its bytes),
 **               for undo to bind; NULL when rid is used
+**     rowhash   for a table whose rowid VACUUM may renumber (no INTEGER
+**               PRIMARY KEY): a 128-bit fingerprint of the row as the
+**               repair left it, which undo checks before writing; else NULL
 **     pk        the same key as an SQL literal, for people to read; never run
 **     original  the value's bytes before, as stored (UTF-16 in a UTF-16
 **               database), a BLOB
@@ -62,8 +68,12 @@
 **     method    'fix', 'cp1252', 'latin1', 'cesu8' or 'mutf8'
 **     at        when, UTC
 **
-** A table of that name with other columns is never written: both
-** functions refuse.
+** A table of that name with other columns, a view of that name, or a log
+** with triggers is never written: both functions refuse.
+**
+** A call's work is committed (or kept in the user's open transaction) when
+** it returns; a later error of the calling statement does not undo it, so
+** the functions are best called alone: SELECT utf8_repair(...).
 **
 ** Both functions are SQLITE_DIRECTONLY: they can be called from SQL a user
 ** types, never from a view or trigger stored in a database file.
@@ -82,13 +92,14 @@
   "  col      TEXT NOT NULL,\n" \
   "  rid      INTEGER,\n" \
   "  key      BLOB,\n" \
+  "  rowhash  BLOB,\n" \
   "  pk       TEXT,\n" \
   "  original BLOB NOT NULL,\n" \
   "  repaired BLOB NOT NULL,\n" \
   "  method   TEXT NOT NULL,\n" \
   "  at       TEXT NOT NULL DEFAULT (strftime('%%Y-%%m-%%d %%H:%%M:%%f', 'now'))\n" \
   ")"
-#define LOG_COLUMNS "id,tbl,col,rid,key,pk,original,repaired,method,at"
+#define LOG_COLUMNS "id,tbl,col,rid,key,rowhash,pk,original,repaired,method,at"
 
 /* Key part types in the log's key column. */
 #define KEY_NULL  'N'
@@ -111,6 +122,11 @@ struct repair_job {
   const char *zMethod;        /* The method's name, as the log keeps it */
   sqlite3_int64 nChanged;     /* Values changed so far */
   sqlite3_stmt *pLogInsert;   /* INSERT INTO the log */
+  sqlite3_stmt **apFp;        /* Reads a row for its fingerprint, by pass */
+  int nFp;                    /* Entries in apFp; 0: rows need none */
+  int bSavepoint;             /* True once our savepoint is open */
+  int bAutocommit;            /* True if no transaction was open before it */
+  int nDeferred;              /* Unresolved deferred foreign keys before */
 };
 
 /* Set pJob->zErr from a printf format (a first message is kept). */
@@ -163,9 +179,12 @@ static char *where_text(const utf8ext_table *p, int iCol, const char *zPk){
     sqlite3_str_appendall(s, "\"");
   }
   if( zPk ){
+    /* A long key is cut: the message must stay far below any length
+    ** limit, and the start of the key finds the row for a person. */
+    sqlite3_int64 n = (sqlite3_int64)strlen(zPk);
     sqlite3_str_appendall(s, ", row ");
-    utf8ext_append_escaped(s, (const unsigned char*)zPk,
-                           (sqlite3_int64)strlen(zPk));
+    utf8ext_append_escaped(s, (const unsigned char*)zPk, n>100 ? 100 : n);
+    if( n>100 ) sqlite3_str_appendall(s, "...");
   }
   if( sqlite3_str_errcode(s)!=SQLITE_OK ){
     sqlite3_free(sqlite3_str_finish(s));
@@ -320,10 +339,13 @@ static int trigger_fires_on_update(const char *zSql){
     }else if( z[0]=='/' && z[1]=='*' ){
       for(z+=2; *z && !(z[0]=='*' && z[1]=='/'); z++){}
       if( *z ) z += 2;
-    }else if( (*z>='a' && *z<='z') || (*z>='A' && *z<='Z') || *z=='_' ){
+    }else if( (*z>='a' && *z<='z') || (*z>='A' && *z<='Z') || *z=='_'
+           || (*z & 0x80) ){
+      /* a bare word: SQLite's identifier characters, $ and every byte of
+      ** a non-ASCII character included, so "a$on" or "éon" is one word */
       const char *w = z;
       while( (*z>='a' && *z<='z') || (*z>='A' && *z<='Z') || *z=='_'
-          || (*z>='0' && *z<='9') || (*z & 0x80) ) z++;
+          || (*z>='0' && *z<='9') || *z=='$' || (*z & 0x80) ) z++;
       if( z-w==2 && sqlite3_strnicmp(w, "ON", 2)==0 ) return 0;
       if( z-w==6 && sqlite3_strnicmp(w, "UPDATE", 6)==0 ) return 1;
     }else{
@@ -422,6 +444,138 @@ static int refuse_unlocatable(repair_job *pJob, const utf8ext_table *p){
       " cannot be found again by rowid");
 }
 
+/* ---- the row's fingerprint ---------------------------------------------- */
+
+/*
+** A rowid finds the same row for ever only when it is the INTEGER PRIMARY
+** KEY: VACUUM may renumber every other rowid. For a table found by such an
+** unstable rowid the log keeps a fingerprint of the row as the repair left
+** it (every ordinary column, 128 bits), and undo writes only into a row
+** that still has it. A rowid table's declared key that is not its rowid
+** always has an index of origin 'pk'; the INTEGER PRIMARY KEY has none.
+*/
+static int fp_open(repair_job *pJob, const utf8ext_table *p){
+  sqlite3_stmt *pStmt;
+  int rc, nStep, iPass, i, bStable = 0;
+  if( p->zRowid==0 ) return SQLITE_OK;
+  if( p->nPk==1 ){
+    rc = jobPrepare(pJob, sqlite3_mprintf("SELECT count(*) FROM"
+        " pragma_index_list(?1, ?2) WHERE origin='pk'"), &pStmt);
+    if( rc!=SQLITE_OK ) return rc;
+    sqlite3_bind_text(pStmt, 1, p->zFrom, -1, SQLITE_STATIC);
+    sqlite3_bind_text(pStmt, 2, p->zSchema, -1, SQLITE_STATIC);
+    rc = sqlite3_step(pStmt);
+    if( rc==SQLITE_ROW ) bStable = sqlite3_column_int(pStmt, 0)==0;
+    rc = sqlite3_finalize(pStmt);
+    if( rc!=SQLITE_OK ) return jobSqlError(pJob, rc);
+  }
+  if( bStable ) return SQLITE_OK;
+  /* each pass reads nStep columns beside a constant first one */
+  nStep = sqlite3_limit(pJob->db, SQLITE_LIMIT_COLUMN, -1) - 1;
+  if( nStep<1 ) nStep = 1;
+  pJob->apFp = sqlite3_malloc64(sizeof(sqlite3_stmt*)*(p->nCol/nStep+1));
+  if( pJob->apFp==0 ) return SQLITE_NOMEM;
+  for(iPass=0; iPass<p->nCol; iPass+=nStep){
+    sqlite3_str *s = sqlite3_str_new(0);
+    sqlite3_str_appendall(s, "SELECT 0");
+    for(i=iPass; i<iPass+nStep && i<p->nCol; i++){
+      if( p->aGenerated[i] ) continue;
+      sqlite3_str_appendall(s, ", ");
+      utf8ext_append_column(s, p, i);
+    }
+    sqlite3_str_appendf(s, " FROM \"%w\".\"%w\" AS \"%w\" WHERE ",
+                        p->zSchema, p->zFrom, p->zFrom);
+    utf8ext_append_locator(s, p, 1);
+    if( sqlite3_str_errcode(s)!=SQLITE_OK ){
+      sqlite3_free(sqlite3_str_finish(s));
+      return SQLITE_NOMEM;
+    }
+    rc = jobPrepare(pJob, sqlite3_str_finish(s), &pJob->apFp[pJob->nFp]);
+    if( rc!=SQLITE_OK ) return rc;
+    pJob->nFp++;
+  }
+  return SQLITE_OK;
+}
+
+static void fp_close(repair_job *pJob){
+  int i;
+  for(i=0; i<pJob->nFp; i++) sqlite3_finalize(pJob->apFp[i]);
+  sqlite3_free(pJob->apFp);
+  pJob->apFp = 0;
+  pJob->nFp = 0;
+}
+
+/* Mix n bytes into the two 64-bit halves of a fingerprint. */
+static void fp_add(sqlite3_uint64 h[2], const void *pv, sqlite3_int64 n){
+  const unsigned char *z = pv;
+  sqlite3_int64 i;
+  for(i=0; i<n; i++){
+    h[0] = (h[0] ^ z[i]) * 0x100000001B3ull;            /* FNV-1a */
+    h[1] = (h[1] + z[i] + 1) * 0x9E3779B97F4A7C15ull;   /* a second mix */
+    h[1] ^= h[1]>>29;
+  }
+}
+
+/* Mix value v (its type, length and bytes as stored) into h. */
+static int fp_value(sqlite3_uint64 h[2], sqlite3_value *v, int eTextEnc){
+  unsigned char head[9];
+  const unsigned char *z = 0;
+  sqlite3_int64 n = 0, i;
+  sqlite3_uint64 u = 0;
+  double r;
+  head[0] = (unsigned char)sqlite3_value_type(v);
+  switch( head[0] ){
+    case SQLITE_INTEGER: u = (sqlite3_uint64)sqlite3_value_int64(v); break;
+    case SQLITE_FLOAT: r = sqlite3_value_double(v); memcpy(&u, &r, 8); break;
+    case SQLITE_TEXT:
+      if( !utf8ext_stored_text(v, eTextEnc, &z, &n) ) return SQLITE_NOMEM;
+      u = (sqlite3_uint64)n;
+      break;
+    case SQLITE_BLOB:
+      z = sqlite3_value_blob(v);
+      n = sqlite3_value_bytes(v);
+      if( z==0 && n>0 ) return SQLITE_NOMEM;
+      u = (sqlite3_uint64)n;
+      break;
+  }
+  for(i=0; i<8; i++) head[1+i] = (unsigned char)(u>>(8*i));
+  fp_add(h, head, 9);
+  if( n>0 ) fp_add(h, z, n);
+  return SQLITE_OK;
+}
+
+/*
+** The fingerprint of the row of p with rowid iRowid into out[16], read by
+** the statements fp_open() prepared.
+*/
+static int row_fingerprint(repair_job *pJob, const utf8ext_table *p,
+                           sqlite3_int64 iRowid, unsigned char out[16]){
+  sqlite3_uint64 h[2] = { 0xCBF29CE484222325ull, 0x84222325CBF29CE4ull };
+  int i, k, rc = SQLITE_OK;
+  for(i=0; rc==SQLITE_OK && i<pJob->nFp; i++){
+    sqlite3_stmt *pStmt = pJob->apFp[i];
+    sqlite3_bind_int64(pStmt, 1, iRowid);
+    rc = sqlite3_step(pStmt);
+    if( rc==SQLITE_ROW ){
+      rc = SQLITE_OK;
+      for(k=1; rc==SQLITE_OK && k<sqlite3_column_count(pStmt); k++){
+        rc = fp_value(h, sqlite3_column_value(pStmt, k), p->eTextEnc);
+      }
+    }else if( rc==SQLITE_DONE ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0, "no row has rowid %lld",
+                      iRowid);
+    }else{
+      rc = jobSqlError(pJob, rc);
+    }
+    sqlite3_reset(pStmt);
+  }
+  for(i=0; i<8; i++){
+    out[i] = (unsigned char)(h[0]>>(8*i));
+    out[8+i] = (unsigned char)(h[1]>>(8*i));
+  }
+  return rc;
+}
+
 /* ---- the log ------------------------------------------------------------------ */
 
 /*
@@ -431,17 +585,33 @@ static int refuse_unlocatable(repair_job *pJob, const utf8ext_table *p){
 static int log_exists(repair_job *pJob, int *pbExists){
   sqlite3_stmt *pStmt;
   int rc = jobPrepare(pJob, sqlite3_mprintf(
-      "SELECT group_concat(name, ',') FROM (SELECT name FROM"
-      " pragma_table_info('" UTF8EXT_LOG_TABLE "', ?1) ORDER BY cid)"),
-      &pStmt);
+      "SELECT (SELECT group_concat(name, ',') FROM (SELECT name FROM"
+      "   pragma_table_info('" UTF8EXT_LOG_TABLE "', ?1) ORDER BY cid)),"
+      " (SELECT type FROM \"%w\".sqlite_master"
+      "   WHERE name='" UTF8EXT_LOG_TABLE "' COLLATE NOCASE),"
+      " (SELECT group_concat(name) FROM (SELECT name FROM \"%w\".sqlite_master"
+      "   WHERE type='trigger' AND tbl_name='" UTF8EXT_LOG_TABLE "' COLLATE NOCASE"
+      "   UNION ALL SELECT name FROM temp.sqlite_master WHERE type='trigger'"
+      "   AND tbl_name='" UTF8EXT_LOG_TABLE "' COLLATE NOCASE))",
+      pJob->zSchema, pJob->zSchema), &pStmt);
   *pbExists = 0;
   if( rc!=SQLITE_OK ) return rc;
   sqlite3_bind_text(pStmt, 1, pJob->zSchema, -1, SQLITE_STATIC);
   rc = sqlite3_step(pStmt);
   if( rc==SQLITE_ROW ){
     const char *z = (const char*)sqlite3_column_text(pStmt, 0);
+    const char *zType = (const char*)sqlite3_column_text(pStmt, 1);
+    const char *zTriggers = (const char*)sqlite3_column_text(pStmt, 2);
     rc = SQLITE_OK;
-    if( z && strcmp(z, LOG_COLUMNS)==0 ){
+    if( zType && strcmp(zType, "table")!=0 ){
+      rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " is a %s,"
+          " not a utf8ext repair log; rename it", pJob->zSchema, zType);
+    }else if( zTriggers ){
+      /* A trigger on the log would act on every write of repair and undo. */
+      rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " has"
+          " triggers (%s), which would act on every log write; drop them",
+          pJob->zSchema, zTriggers);
+    }else if( z && strcmp(z, LOG_COLUMNS)==0 ){
       *pbExists = 1;
     }else if( z ){
       rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " exists"
@@ -469,8 +639,8 @@ static int log_open(repair_job *pJob){
   if( rc==SQLITE_OK ){
     rc = jobPrepare(pJob, sqlite3_mprintf(
         "INSERT INTO \"%w\"." UTF8EXT_LOG_TABLE
-        "(tbl, col, rid, key, pk, original, repaired, method)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", pJob->zSchema),
+        "(tbl, col, rid, key, pk, original, repaired, method, rowhash)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", pJob->zSchema),
         &pJob->pLogInsert);
   }
   return rc;
@@ -495,7 +665,8 @@ static void free_rows(repair_row *a, sqlite3_int64 nRow, int nLoc){
   sqlite3_int64 r;
   int k;
   for(r=0; r<nRow; r++){
-    for(k=0; k<nLoc; k++) sqlite3_value_free(a[r].apLoc[k]);
+    /* apLoc is NULL when its allocation failed; its entries NULL or set */
+    for(k=0; a[r].apLoc && k<nLoc; k++) sqlite3_value_free(a[r].apLoc[k]);
     sqlite3_free(a[r].apLoc);
     sqlite3_free(a[r].aiCol);
   }
@@ -521,6 +692,7 @@ static int repair_row_cmp(const void *a, const void *b){
 static int merge_rows(repair_row *a, sqlite3_int64 *pn, int nLoc){
   sqlite3_int64 i, o = 0;
   int k;
+  if( *pn<2 ) return SQLITE_OK;
   qsort(a, (size_t)*pn, sizeof(repair_row), repair_row_cmp);
   for(i=0; i<*pn; i++){
     if( o>0 && a[o-1].iRowNo==a[i].iRowNo ){
@@ -587,13 +759,14 @@ static int repair_find(repair_job *pJob, const utf8ext_table *p,
         aRow = aNew;
         nAlloc = nNew;
       }
-      r = &aRow[nRow++];
+      r = &aRow[nRow];
       memset(r, 0, sizeof(*r));
       r->iRowNo = iRowNo;
       r->apLoc = sqlite3_malloc64(sizeof(sqlite3_value*)*(nLoc+1));
+      if( r->apLoc ) memset(r->apLoc, 0, sizeof(sqlite3_value*)*(nLoc+1));
       r->aiCol = sqlite3_malloc64(sizeof(int)*n);
+      nRow++;     /* free_rows() frees it from here: NULL or set, never junk */
       if( r->apLoc==0 || r->aiCol==0 ){ rc = SQLITE_NOMEM; break; }
-      memset(r->apLoc, 0, sizeof(sqlite3_value*)*(nLoc+1));
       memcpy(r->aiCol, aiCol, sizeof(int)*n);
       r->nCol = n;
       for(k=0; k<nLoc; k++){
@@ -724,6 +897,18 @@ static int stored_equals(sqlite3_stmt *pRow, int iCol, int eTextEnc,
   return nHave==n && (n==0 || memcmp(zHave, z, (size_t)n)==0);
 }
 
+/*
+** True if UTF-16 text z[0..n) in byte order eTextEnc starts with U+FEFF.
+** SQLite takes that for a byte-order mark and drops it when such text is
+** bound, so in a UTF-16 database it could not be written back exactly.
+*/
+static int starts_with_bom(const unsigned char *z, sqlite3_int64 n,
+                           int eTextEnc){
+  if( eTextEnc==SQLITE_UTF8 || n<2 ) return 0;
+  return eTextEnc==SQLITE_UTF16LE ? (z[0]==0xFF && z[1]==0xFE)
+                                  : (z[0]==0xFE && z[1]==0xFF);
+}
+
 /* Copy z[0..n) into a new buffer (at least one byte, so never NULL). */
 static unsigned char *copy_bytes(const void *z, sqlite3_int64 n){
   unsigned char *p = sqlite3_malloc64(n+1);
@@ -742,6 +927,7 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
   int nLoc = locator_size(p);
   int n = r->nCol;
   sqlite3_stmt *pRead = 0;
+  unsigned char aFp[16];      /* the row's fingerprint, when it needs one */
   unsigned char **az = 0;     /* az[2i]: original i as stored; az[2i+1]: repaired */
   sqlite3_int64 *an = 0;      /* their lengths */
   char *zPk = 0;
@@ -749,9 +935,9 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
   int rc, i, k;
 
   az = sqlite3_malloc64(sizeof(unsigned char*)*2*n);
+  if( az ) memset(az, 0, sizeof(unsigned char*)*2*n);   /* before any goto */
   an = sqlite3_malloc64(sizeof(sqlite3_int64)*2*n);
   if( az==0 || an==0 ){ rc = SQLITE_NOMEM; goto done; }
-  memset(az, 0, sizeof(unsigned char*)*2*n);
 
   /* The statements for this set of columns; the last ones are reused. */
   if( *ppUpdate==0 || *pnLastCols!=n
@@ -774,6 +960,19 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
   if( rc!=SQLITE_OK ) goto done;
   zPk = utf8ext_scan_pk_literal(p, pRead);
   if( zPk==0 ){ rc = SQLITE_NOMEM; goto done; }
+  for(k=0; p->zRowid==0 && k<p->nPk; k++){
+    const unsigned char *z;
+    sqlite3_int64 nz;
+    sqlite3_value *v = sqlite3_column_value(pRead, UTF8EXT_SCAN_KEY+k);
+    if( sqlite3_value_type(v)==SQLITE_TEXT
+     && utf8ext_stored_text(v, p->eTextEnc, &z, &nz)
+     && starts_with_bom(z, nz, p->eTextEnc) ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, p->aiPk[k], zPk, "the key starts"
+          " with U+FEFF, which SQLite drops from bound UTF-16 text, so the"
+          " row could not be found again");
+      goto done;
+    }
+  }
   for(i=0; i<n; i++){
     int c = READ_COL(p, i);
     const unsigned char *z;
@@ -785,6 +984,12 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
       goto done;
     }
     an[2*i] = nz;
+    if( starts_with_bom(z, nz, p->eTextEnc) ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, r->aiCol[i], zPk, "the value"
+          " starts with U+FEFF, which SQLite drops from bound UTF-16 text, so"
+          " undo could not write the original back");
+      goto done;
+    }
     z = sqlite3_column_text(pRead, c);
     if( z==0 ){ rc = SQLITE_NOMEM; goto done; }
     rc = repair_value(pJob, z, sqlite3_column_bytes(pRead, c),
@@ -863,6 +1068,10 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
       goto done;
     }
   }
+  if( pJob->nFp>0 ){
+    rc = row_fingerprint(pJob, p, sqlite3_value_int64(r->apLoc[0]), aFp);
+    if( rc!=SQLITE_OK ) goto done;
+  }
   rc = log_open(pJob);
   for(i=0; rc==SQLITE_OK && i<n; i++){
     sqlite3_stmt *pIns = pJob->pLogInsert;
@@ -888,8 +1097,14 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
     sqlite3_bind_blob64(pIns, 6, az[2*i], an[2*i], SQLITE_STATIC);
     sqlite3_bind_blob64(pIns, 7, zStored, nStored, SQLITE_TRANSIENT);
     sqlite3_bind_text(pIns, 8, pJob->zMethod, -1, SQLITE_STATIC);
+    if( pJob->nFp>0 ) sqlite3_bind_blob(pIns, 9, aFp, 16, SQLITE_STATIC);
     rc = sqlite3_step(pIns);
-    rc = rc==SQLITE_DONE ? SQLITE_OK : jobSqlError(pJob, rc);
+    if( rc!=SQLITE_DONE ){
+      rc = jobErrorAt(pJob, rc, p, r->aiCol[i], zPk, "writing the log: %s",
+                      sqlite3_errmsg(pJob->db));
+    }else{
+      rc = SQLITE_OK;
+    }
     sqlite3_reset(pIns);
     sqlite3_clear_bindings(pIns);
   }
@@ -957,12 +1172,14 @@ static int repair_table(repair_job *pJob, const char *zName,
   rc = refuse_unlocatable(pJob, p);
   if( rc==SQLITE_OK ) rc = refuse_update_triggers(pJob, p);
   if( rc==SQLITE_OK ) rc = refuse_fk_actions(pJob, p, aBad);
+  if( rc==SQLITE_OK ) rc = fp_open(pJob, p);
   for(iRow=0; rc==SQLITE_OK && iRow<nRow; iRow++){
     rc = repair_row_write(pJob, p, &aRow[iRow], &pRead, &pUpdate,
                           aiLastCols, &nLastCols);
   }
 
 done:
+  fp_close(pJob);
   sqlite3_finalize(pRead);
   sqlite3_finalize(pUpdate);
   if( p ) free_rows(aRow, nRow, locator_size(p));
@@ -990,6 +1207,8 @@ struct log_entry {
   sqlite3_int64 nOrig;
   unsigned char *aRep;        /* What the repair wrote, as stored */
   sqlite3_int64 nRep;
+  unsigned char *aHash;       /* The row's fingerprint, or NULL */
+  sqlite3_int64 nHash;
   char *zPk;                  /* The key's literal, for messages */
 };
 
@@ -1001,6 +1220,7 @@ static void free_entries(log_entry *a, sqlite3_int64 n){
     sqlite3_free(a[i].aKey);
     sqlite3_free(a[i].aOrig);
     sqlite3_free(a[i].aRep);
+    sqlite3_free(a[i].aHash);
     sqlite3_free(a[i].zPk);
   }
   sqlite3_free(a);
@@ -1023,7 +1243,7 @@ static int undo_read_log(repair_job *pJob, const char *zTable,
   log_entry *a = 0;
   sqlite3_int64 n = 0, nAlloc = 0;
   int rc = jobPrepare(pJob, sqlite3_mprintf(
-      "SELECT id, tbl, col, rid, key, original, repaired, pk"
+      "SELECT id, tbl, col, rid, key, original, repaired, pk, rowhash"
       " FROM \"%w\"." UTF8EXT_LOG_TABLE
       " WHERE ?1 IS NULL OR tbl=?1 COLLATE NOCASE ORDER BY id DESC",
       pJob->zSchema), &pStmt);
@@ -1055,6 +1275,9 @@ static int undo_read_log(repair_job *pJob, const char *zTable,
     }
     rc = dup_blob_column(pStmt, 5, &e->aOrig, &e->nOrig);
     if( rc==SQLITE_OK ) rc = dup_blob_column(pStmt, 6, &e->aRep, &e->nRep);
+    if( rc==SQLITE_OK && sqlite3_column_type(pStmt, 8)!=SQLITE_NULL ){
+      rc = dup_blob_column(pStmt, 8, &e->aHash, &e->nHash);
+    }
     if( rc!=SQLITE_OK ) break;
   }
   if( rc==SQLITE_DONE ) rc = SQLITE_OK;
@@ -1152,6 +1375,37 @@ static int undo_row(repair_job *pJob, const utf8ext_table *p,
   sqlite3_reset(pRead);
   if( rc!=SQLITE_OK ) goto done;
 
+  /* A row found by an unstable rowid must still be the row repaired. */
+  for(i=0; i<n; i++){
+    unsigned char aFp[16];
+    if( a[i].aHash==0 ) continue;
+    if( pJob->nFp==0 || !a[i].bRid ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, a[i].zPk, "the table was"
+          " rebuilt since the repair (log row %lld)", a[i].id);
+      goto done;
+    }
+    rc = row_fingerprint(pJob, p, a[i].iRid, aFp);
+    if( rc!=SQLITE_OK ) goto done;
+    if( a[i].nHash!=16 || memcmp(aFp, a[i].aHash, 16)!=0 ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, a[i].zPk, "the row with this"
+          " rowid is not the row utf8_repair left (log row %lld): it was"
+          " edited since, or VACUUM renumbered the rowids of this table"
+          " without INTEGER PRIMARY KEY; undo will not guess", a[i].id);
+      goto done;
+    }
+  }
+
+  /* An ON UPDATE action could not be reversed exactly. */
+  {
+    unsigned char *aBad = sqlite3_malloc64(p->nCol);
+    if( aBad==0 ){ rc = SQLITE_NOMEM; goto done; }
+    memset(aBad, 0, p->nCol);
+    for(i=0; i<n; i++) aBad[aiCol[i]] = 1;
+    rc = refuse_fk_actions(pJob, p, aBad);
+    sqlite3_free(aBad);
+    if( rc!=SQLITE_OK ) goto done;
+  }
+
   rc = prepare_update(pJob, p, aiCol, n, &pUpdate);
   if( rc!=SQLITE_OK ) goto done;
   for(i=0; i<n; i++){
@@ -1226,15 +1480,18 @@ static int undo_all(repair_job *pJob, const char *zTable){
       if( k<j ) break;
     }
     if( p==0 || strcmp(p->zName, a[i].zTbl)!=0 ){
+      fp_close(pJob);
       utf8ext_table_free(p);
       p = 0;
       rc = utf8ext_table_load(pJob->db, pJob->zSchema, a[i].zTbl, -1, &p,
                               &pJob->zErr);
       if( rc==SQLITE_OK ) rc = refuse_update_triggers(pJob, p);
+      if( rc==SQLITE_OK ) rc = fp_open(pJob, p);
       if( rc!=SQLITE_OK ) break;
     }
     rc = undo_row(pJob, p, &a[i], (int)(j-i), pDelete);
   }
+  fp_close(pJob);
   sqlite3_finalize(pDelete);
   utf8ext_table_free(p);
   free_entries(a, n);
@@ -1247,22 +1504,34 @@ static int undo_all(repair_job *pJob, const char *zTable){
 ** Start the job's savepoint. The count of unresolved deferred foreign key
 ** violations is taken first, so a repair that adds one can be refused.
 */
-static int job_begin(repair_job *pJob, int *pnDeferred){
-  int hi = 0;
-  *pnDeferred = 0;
-  sqlite3_db_status(pJob->db, SQLITE_DBSTATUS_DEFERRED_FKS, pnDeferred, &hi, 0);
-  return jobExec(pJob, "SAVEPOINT utf8ext_repair");
+static int job_begin(repair_job *pJob){
+  int hi = 0, rc;
+  sqlite3_db_status(pJob->db, SQLITE_DBSTATUS_DEFERRED_FKS, &pJob->nDeferred,
+                    &hi, 0);
+  pJob->bAutocommit = sqlite3_get_autocommit(pJob->db);
+  rc = jobExec(pJob, "SAVEPOINT utf8ext_repair");
+  pJob->bSavepoint = rc==SQLITE_OK;
+  return rc;
 }
 
 /*
-** End the job's savepoint: keep it when rc is SQLITE_OK (and no deferred
-** foreign key was left unresolved), else roll everything back.
+** End the job's savepoint: keep its work when rc is SQLITE_OK (and no
+** deferred foreign key was left unresolved), else roll all of it back.
+** Only a savepoint this job opened is touched: when SAVEPOINT itself
+** failed, a ROLLBACK TO of that name would reach the user's own. When the
+** savepoint began the transaction and its commit fails (SQLITE_BUSY), the
+** transaction is rolled back, never left open.
 */
-static int job_end(repair_job *pJob, int rc, int nDeferred){
+static int job_end(repair_job *pJob, int rc){
+  sqlite3 *db = pJob->db;
   int now = 0, hi = 0;
+  sqlite3_finalize(pJob->pLogInsert);
+  pJob->pLogInsert = 0;
+  if( !pJob->bSavepoint ) return rc;
+  pJob->bSavepoint = 0;
   if( rc==SQLITE_OK ){
-    sqlite3_db_status(pJob->db, SQLITE_DBSTATUS_DEFERRED_FKS, &now, &hi, 0);
-    if( now>nDeferred ){
+    sqlite3_db_status(db, SQLITE_DBSTATUS_DEFERRED_FKS, &now, &hi, 0);
+    if( now>pJob->nDeferred ){
       rc = jobError(pJob, SQLITE_CONSTRAINT, "a deferred FOREIGN KEY "
           "constraint would fail");
     }
@@ -1271,8 +1540,11 @@ static int job_end(repair_job *pJob, int rc, int nDeferred){
     rc = jobExec(pJob, "RELEASE utf8ext_repair");
     if( rc==SQLITE_OK ) return rc;
   }
-  sqlite3_exec(pJob->db, "ROLLBACK TO utf8ext_repair; RELEASE utf8ext_repair",
-               0, 0, 0);
+  sqlite3_exec(db, "ROLLBACK TO utf8ext_repair", 0, 0, 0);
+  sqlite3_exec(db, "RELEASE utf8ext_repair", 0, 0, 0);
+  if( pJob->bAutocommit && !sqlite3_get_autocommit(db) ){
+    sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
+  }
   return rc;
 }
 
@@ -1286,9 +1558,23 @@ static void job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
   }else if( rc==SQLITE_NOMEM ){
     sqlite3_result_error_nomem(ctx);
   }else{
-    utf8ext_result_errorf(ctx, "%s: %s; nothing was changed", pJob->zFunc,
-        pJob->zErr ? pJob->zErr : sqlite3_errstr(rc));
-    if( rc!=SQLITE_ERROR ) sqlite3_result_error_code(ctx, rc);
+    /* Names and SQLite's own messages may carry any bytes: escaped, the
+    ** message is well-formed UTF-8 whatever they are. */
+    const char *zWhy = pJob->zErr ? pJob->zErr : sqlite3_errstr(rc);
+    sqlite3_str *s = sqlite3_str_new(0);
+    char *zMsg;
+    sqlite3_str_appendf(s, "%s: ", pJob->zFunc);
+    utf8ext_append_escaped(s, (const unsigned char*)zWhy,
+                           (sqlite3_int64)strlen(zWhy));
+    sqlite3_str_appendall(s, "; nothing was changed");
+    zMsg = sqlite3_str_finish(s);
+    if( zMsg==0 ){
+      sqlite3_result_error_nomem(ctx);
+    }else{
+      sqlite3_result_error(ctx, zMsg, -1);
+      sqlite3_free(zMsg);
+      if( rc!=SQLITE_ERROR ) sqlite3_result_error_code(ctx, rc);
+    }
   }
   sqlite3_finalize(pJob->pLogInsert);
   sqlite3_free(pJob->zSchema);
@@ -1319,7 +1605,7 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   repair_job job;
   const char *zTable = 0, *zSchema = 0;
   sqlite3_stmt *pList = 0;
-  int rc, nDeferred = 0;
+  int rc;
 
   memset(&job, 0, sizeof(job));
   job.db = sqlite3_context_db_handle(ctx);
@@ -1356,7 +1642,7 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     job_result(ctx, &job, rc);
     return;
   }
-  rc = job_begin(&job, &nDeferred);
+  rc = job_begin(&job);
   if( rc==SQLITE_OK ){
     rc = utf8ext_list_tables(job.db, job.zSchema, zTable, &pList, &job.zErr);
   }
@@ -1383,8 +1669,7 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     }
     sqlite3_finalize(pList);
   }
-  if( job.zErr==0 || rc==SQLITE_OK ) rc = job_end(&job, rc, nDeferred);
-  else job_end(&job, rc, nDeferred);
+  rc = job_end(&job, rc);
   job_result(ctx, &job, rc);
 }
 
@@ -1394,7 +1679,7 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 static void undoFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   repair_job job;
   const char *zTable = 0, *zSchema = 0;
-  int rc = SQLITE_OK, nDeferred = 0;
+  int rc = SQLITE_OK;
 
   memset(&job, 0, sizeof(job));
   job.db = sqlite3_context_db_handle(ctx);
@@ -1405,11 +1690,9 @@ static void undoFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     rc = utf8ext_resolve_schema(job.db, zTable, zSchema, &job.zSchema, &job.zErr);
   }
   if( rc==SQLITE_OK ){
-    rc = job_begin(&job, &nDeferred);
-    if( rc==SQLITE_OK ){
-      rc = undo_all(&job, zTable);
-      rc = job_end(&job, rc, nDeferred);
-    }
+    rc = job_begin(&job);
+    if( rc==SQLITE_OK ) rc = undo_all(&job, zTable);
+    rc = job_end(&job, rc);
   }
   job_result(ctx, &job, rc);
 }

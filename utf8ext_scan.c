@@ -206,20 +206,23 @@ void utf8ext_table_free(utf8ext_table *p){
 }
 
 /*
-** True if table p has a rowid readable as zAlias: a WITHOUT ROWID table
-** has none. For a caller that does not know which kind p is.
+** Whether table p has a rowid readable as zAlias (a WITHOUT ROWID table has
+** none), for a caller that does not know which kind p is: *pbHas is set
+** and SQLITE_OK returned, or SQLITE_NOMEM, which must not pass for "no".
 */
 static int table_has_rowid(sqlite3 *db, const utf8ext_table *p,
-                           const char *zAlias){
+                           const char *zAlias, int *pbHas){
   sqlite3_stmt *pStmt = 0;
   char *zSql = sqlite3_mprintf("SELECT \"%w\".\"%w\" FROM \"%w\".\"%w\" AS \"%w\"",
                                p->zFrom, zAlias, p->zSchema, p->zFrom, p->zFrom);
   int rc;
-  if( zSql==0 ) return 0;
+  if( zSql==0 ) return SQLITE_NOMEM;
   rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
   sqlite3_free(zSql);
   sqlite3_finalize(pStmt);
-  return rc==SQLITE_OK;
+  if( rc==SQLITE_NOMEM ) return rc;
+  *pbHas = rc==SQLITE_OK;
+  return SQLITE_OK;
 }
 
 int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
@@ -304,8 +307,13 @@ int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
   }
   if( rc==SQLITE_OK ){
     if( bWithoutRowid<0 ){
-      bWithoutRowid = p->zRowid ? !table_has_rowid(db, p, p->zRowid)
-                                : p->nPk>0 && !table_has_rowid(db, p, "rowid");
+      int bHas = 1;
+      if( p->zRowid ){
+        rc = table_has_rowid(db, p, p->zRowid, &bHas);
+      }else if( p->nPk>0 ){
+        rc = table_has_rowid(db, p, "rowid", &bHas);
+      }
+      bWithoutRowid = !bHas;
     }
     p->bWithoutRowid = bWithoutRowid;
     if( bWithoutRowid ) p->zRowid = 0;

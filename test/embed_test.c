@@ -147,7 +147,7 @@ static void test_functions(sqlite3 *db){
     " hex(utf8_recode(x'EDA18CEDBEB4', 'cesu8')), hex(utf8_recode(x'61C08062', 'mutf8'))",
     "café|München|F0A38EB4|610062");
   check(db, "recode-2", "SELECT utf8_recode('x', 'utf16')",
-    "ERROR: utf8_recode: unknown encoding 'utf16': use 'cp1252', 'latin1', 'cesu8' or 'mutf8'");
+    "ERROR: utf8_recode: unknown encoding 'utf16': use 'cp1252' (or 'windows-1252'), 'latin1' (or 'latin-1', 'iso-8859-1'), 'cesu8' or 'mutf8'");
 
   check(db, "version-1", "SELECT utf8ext_version()", UTF8EXT_VERSION);
   check(db, "impl-1",
@@ -170,6 +170,17 @@ static void test_functions(sqlite3 *db){
     "people|name|2|2|2|truncated|EB|1|Zo\xEF\xBF\xBD\n"
     "people|name|3|3|4|overlong|C0|2|Java\xEF\xBF\xBD\xEF\xBF\xBDNull\n"
     "people|city|3|3|1|too large|FC|1|M\xEF\xBF\xBDnchen");
+
+  check(db, "repair-1",
+    "SELECT utf8_repair('people'), (SELECT count(*) FROM utf8_audit('people'));"
+    "SELECT col, rid, hex(original), hex(repaired), method FROM utf8_repair_log ORDER BY id;",
+    "3|0\n"
+    "name|2|5A6FEB|5A6FEFBFBD|fix\n"
+    "name|3|4A617661C0804E756C6C|4A617661EFBFBDEFBFBD4E756C6C|fix\n"
+    "city|3|4DFC6E6368656E|4DEFBFBD6E6368656E|fix");
+  check(db, "repair-2",
+    "SELECT utf8_undo(); SELECT hex(name), hex(city) FROM people WHERE id=3;",
+    "3\n4A617661C0804E756C6C|4DFC6E6368656E");
 
   /*
   ** The reason to embed it: a CHECK constraint that keeps bad text out.

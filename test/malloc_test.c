@@ -143,6 +143,16 @@ static const char *const script[] = {
   "SELECT * FROM utf8_audit",
   "UPDATE t SET v = utf8_fix(v) WHERE id IN (SELECT rowid FROM utf8_audit('t'))",
   "SELECT count(*) FROM utf8_audit(NULL)",
+  "SELECT * FROM utf8_audit_summary(NULL)",
+  "SELECT utf8_repair(NULL)",
+  "SELECT tbl, col, rid, hex(key), pk, hex(original), hex(repaired), method"
+  " FROM utf8_repair_log ORDER BY id",
+  "SELECT utf8_undo('w')",
+  "SELECT utf8_undo()",
+  "SELECT count(*) FROM utf8_repair_log",
+  "SELECT id, hex(v), hex(b) FROM t ORDER BY id",
+  "SELECT hex(k), j, hex(v) FROM w ORDER BY k, j",
+  "SELECT utf8_repair('t', 'nonsense')",
 };
 #define N_SCRIPT (int)(sizeof(script)/sizeof(script[0]))
 

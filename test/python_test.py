@@ -101,6 +101,23 @@ def main():
                     [(1, "Zoë".encode()), (2, b"Zo\xeb"), (3, b"Java\xc0\x80")])
     check("audit", con.execute("SELECT pk, error, bytes, errors FROM utf8_audit('t')").fetchall(),
           [("2", "truncated", b"\xeb", 1), ("3", "overlong", b"\xc0", 2)])
+    # The workflow as functions: summary, repair (logged), undo, byte for byte.
+    check("summary", con.execute("SELECT col, checked, bad, reasons, first_pk"
+                                 " FROM utf8_audit_summary('t')").fetchall(),
+          [("id", 0, 0, "", None), ("name", 3, 2, "overlong,truncated", "2")])
+    before = con.execute("SELECT hex(name) FROM t ORDER BY id").fetchall()
+    with con:
+        check("repair", con.execute("SELECT utf8_repair('t', 'cp1252')").fetchone()[0], 2)
+    check("repair-log", con.execute("SELECT rid, original, method FROM utf8_repair_log"
+                                    " ORDER BY id").fetchall(),
+          [(2, b"Zo\xeb", "cp1252"), (3, b"Java\xc0\x80", "cp1252")])
+    with con:
+        check("undo", con.execute("SELECT utf8_undo()").fetchone()[0], 2)
+    check("undo-exact", con.execute("SELECT hex(name) FROM t ORDER BY id").fetchall(), before)
+    check("repair-error", error_of(con, "SELECT utf8_repair('t', 'utf-7')"),
+          ("OperationalError", "utf8_repair: unknown METHOD 'utf-7': use 'fix', 'cp1252' "
+           "(or 'windows-1252'), 'latin1' (or 'latin-1', 'iso-8859-1'), 'cesu8' or 'mutf8';"
+           " nothing was changed"))
     # Reading such TEXT back into str fails in Python: the reason to repair it.
     check("python-cannot-read", error_of(con, "SELECT name FROM t WHERE id = 2"),
           ("OperationalError", "Could not decode to UTF-8 column 'name' with text 'Zo\ufffd'"))
