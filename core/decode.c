@@ -114,42 +114,49 @@ size_t utf8_find_error_scalar(const unsigned char *s, size_t n){
   return n;
 }
 
+/*
+** The scalar validator, counting: the same walk, one more add per unit
+** (eight for an ASCII word).
+*/
+size_t utf8_find_error_count_scalar(const unsigned char *s, size_t n, size_t *chars){
+  size_t i = 0, c = 0;
+  while( i<n ){
+    utf8_unit u;
+    if( s[i]<0x80 ){
+      while( i+8<=n ){
+        uint64_t w;
+        memcpy(&w, s+i, 8);
+        if( w & 0x8080808080808080ull ) break;
+        i += 8;
+        c += 8;
+      }
+      while( i<n && s[i]<0x80 ){ i++; c++; }
+      continue;
+    }
+    u = utf8_decode_unit(s+i, n-i);
+    if( u.reason!=UTF8_OK ) break;
+    i += u.length;
+    c++;
+  }
+  *chars = c;
+  return i;
+}
+
 int utf8_is_valid(const unsigned char *s, size_t n){
   return utf8_find_error(s, n)==n;
 }
 
 /*
-** Characters in a well-formed stretch: the bytes that are no continuation
-** byte. Eight bytes at a time: a continuation byte (10xxxxxx) is one with
-** bit 7 set and bit 6 clear, which (w & ~(w<<1)) leaves in bit 7; those
-** bits land in eight byte-wide counters, emptied into 16-bit sums every
-** 255 words, before a counter could overflow.
+** Well-formed stretches are counted by the validator that finds their end,
+** in the same pass (utf8_find_error_count); each ill-formed unit between
+** them is one more.
 */
-static size_t count_chars_valid(const unsigned char *s, size_t n){
-  const uint64_t ones = 0x0101010101010101ull;
-  const uint64_t even_bytes = 0x00FF00FF00FF00FFull;
-  size_t i = 0, conts = 0;
-  while( n-i>=8 ){
-    uint64_t lanes = 0;       /* continuation bytes seen, per byte position */
-    size_t words = (n-i)/8, k;
-    if( words>255 ) words = 255;
-    for(k=0; k<words; k++, i+=8){
-      uint64_t w;
-      memcpy(&w, s+i, 8);
-      lanes += ((w & ~(w<<1)) >> 7) & ones;
-    }
-    lanes = (lanes & even_bytes) + ((lanes>>8) & even_bytes);  /* 4 x 16 bits */
-    conts += (size_t)((lanes * 0x0001000100010001ull) >> 48);
-  }
-  for(; i<n; i++) conts += (s[i] & 0xC0)==0x80;
-  return n - conts;
-}
-
 size_t utf8_count_units(const unsigned char *s, size_t n){
   size_t i = 0, count = 0;
   while( i<n ){
-    size_t k = utf8_find_error(s+i, n-i);
-    count += count_chars_valid(s+i, k);
+    size_t chars;
+    size_t k = utf8_find_error_count(s+i, n-i, &chars);
+    count += chars;
     i += k;
     if( i<n ){
       i += utf8_decode_unit(s+i, n-i).length;
