@@ -90,13 +90,49 @@ utf8_unit utf8_decode_unit(const unsigned char *s, size_t n){
 }
 
 /*
-** The scalar validator: ASCII eight bytes at a time, everything else one
-** unit at a time through utf8_decode_unit().
+** The length of the well-formed character at s[0] (rest>=1 bytes left),
+** or 0 when an ill-formed unit starts there. Table 3-7 written out for
+** the well-formed case only: the scalar validators need no reason and no
+** unit length on this path, so they skip utf8_decode_unit's call and its
+** reason bookkeeping, and a lead's range for its second byte comes from
+** two small tables instead of branches.
+*/
+static const uint8_t second_hi3[16] = { /* E0-EF: ED stops at 9F (surrogates) */
+  0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF,
+  0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0x9F, 0xBF, 0xBF,
+};
+static const uint8_t second_hi4[5] = { 0xBF, 0xBF, 0xBF, 0xBF, 0x8F };  /* F0-F4 */
+
+static inline size_t valid_char_len(const unsigned char *s, size_t rest){
+  unsigned b0 = s[0];
+  if( b0<0x80 ) return 1;
+  if( b0<0xC2 ) return 0;                             /* 80-BF, C0, C1 */
+  if( b0<0xE0 ){
+    return rest>=2 && (s[1] & 0xC0)==0x80 ? 2 : 0;
+  }
+  if( b0<0xF0 ){
+    unsigned lo = b0==0xE0 ? 0xA0 : 0x80, hi = second_hi3[b0 & 0x0F];
+    return rest>=3 && s[1]>=lo && s[1]<=hi && (s[2] & 0xC0)==0x80 ? 3 : 0;
+  }
+  if( b0<0xF5 ){
+    unsigned lo = b0==0xF0 ? 0x90 : 0x80, hi = second_hi4[b0 & 0x07];
+    return rest>=4 && s[1]>=lo && s[1]<=hi && (s[2] & 0xC0)==0x80
+        && (s[3] & 0xC0)==0x80 ? 4 : 0;
+  }
+  return 0;                                           /* F5-FF */
+}
+
+/*
+** The scalar validators: ASCII eight bytes at a time, other characters
+** with valid_char_len(); the first place it returns 0 is where the first
+** ill-formed unit starts (utf8_decode_unit() would find it ill-formed
+** there too: test/core_test.c checks the two agree on every string up to
+** 3 bytes). The counting one adds one per character as it goes.
 */
 size_t utf8_find_error_scalar(const unsigned char *s, size_t n){
   size_t i = 0;
   while( i<n ){
-    utf8_unit u;
+    size_t len;
     if( s[i]<0x80 ){
       while( i+8<=n ){
         uint64_t w;
@@ -107,21 +143,17 @@ size_t utf8_find_error_scalar(const unsigned char *s, size_t n){
       while( i<n && s[i]<0x80 ) i++;
       continue;
     }
-    u = utf8_decode_unit(s+i, n-i);
-    if( u.reason!=UTF8_OK ) return i;
-    i += u.length;
+    len = valid_char_len(s+i, n-i);
+    if( len==0 ) return i;
+    i += len;
   }
   return n;
 }
 
-/*
-** The scalar validator, counting: the same walk, one more add per unit
-** (eight for an ASCII word).
-*/
 size_t utf8_find_error_count_scalar(const unsigned char *s, size_t n, size_t *chars){
   size_t i = 0, c = 0;
   while( i<n ){
-    utf8_unit u;
+    size_t len;
     if( s[i]<0x80 ){
       while( i+8<=n ){
         uint64_t w;
@@ -133,9 +165,9 @@ size_t utf8_find_error_count_scalar(const unsigned char *s, size_t n, size_t *ch
       while( i<n && s[i]<0x80 ){ i++; c++; }
       continue;
     }
-    u = utf8_decode_unit(s+i, n-i);
-    if( u.reason!=UTF8_OK ) break;
-    i += u.length;
+    len = valid_char_len(s+i, n-i);
+    if( len==0 ) break;
+    i += len;
     c++;
   }
   *chars = c;
