@@ -123,6 +123,21 @@ static inline size_t valid_char_len(const unsigned char *s, size_t rest){
 }
 
 /*
+** The ASCII bytes before the first non-ASCII one of the word w (which has
+** one), so that text with short ASCII runs (Latin) does not give the word
+** it read away and re-read it byte by byte. The first byte in memory is
+** the low one on a little-endian machine, the high one on a big-endian.
+*/
+static inline size_t ascii_prefix(uint64_t w){
+  uint64_t high = w & 0x8080808080808080ull;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__==__ORDER_BIG_ENDIAN__
+  return (size_t)__builtin_clzll(high) >> 3;
+#else
+  return (size_t)__builtin_ctzll(high) >> 3;
+#endif
+}
+
+/*
 ** The scalar validators: ASCII eight bytes at a time, other characters
 ** with valid_char_len(); the first place it returns 0 is where the first
 ** ill-formed unit starts (utf8_decode_unit() would find it ill-formed
@@ -137,7 +152,10 @@ size_t utf8_find_error_scalar(const unsigned char *s, size_t n){
       while( i+8<=n ){
         uint64_t w;
         memcpy(&w, s+i, 8);
-        if( w & 0x8080808080808080ull ) break;
+        if( w & 0x8080808080808080ull ){
+          i += ascii_prefix(w);
+          break;
+        }
         i += 8;
       }
       while( i<n && s[i]<0x80 ) i++;
@@ -158,7 +176,12 @@ size_t utf8_find_error_count_scalar(const unsigned char *s, size_t n, size_t *ch
       while( i+8<=n ){
         uint64_t w;
         memcpy(&w, s+i, 8);
-        if( w & 0x8080808080808080ull ) break;
+        if( w & 0x8080808080808080ull ){
+          size_t a = ascii_prefix(w);
+          i += a;
+          c += a;
+          break;
+        }
         i += 8;
         c += 8;
       }
