@@ -56,13 +56,14 @@
 
 /*
 ** The shared copy of X: a reference count, then the bytes and 4 zero bytes
-** of padding. The header is a max_align_t wide, so the bytes after it are
-** as aligned as malloc's. Atomic, because SQLite may free a result value
-** on whatever thread holds the connection at that time.
+** of padding. The header asks for no more alignment than 8 bytes, which is
+** all sqlite3_malloc promises (a max_align_t header was misaligned under
+** SQLite's allocator: UBSan in fuzz_sql). Atomic, because SQLite may free
+** a result value on whatever thread holds the connection at that time.
 */
 typedef union codepoints_buf {
   atomic_size_t refs;
-  max_align_t align;
+  sqlite3_int64 align;
 } codepoints_buf;
 
 /* A new shared buffer for n bytes (plus padding), one reference held. */
