@@ -17,9 +17,23 @@
 **
 ** utf8_codepoints exists only as a function (an eponymous virtual table
 ** with no xCreate). Its argument is the hidden column "input"; xFilter
-** copies the argument's bytes (the value is only valid during the call)
-** and each xNext steps one unit with utf8_decode_unit(), the same
+** copies the argument's bytes once (the value is only valid during the
+** call) and each xNext steps one unit with utf8_decode_unit(), the same
 ** segmentation every other function uses.
+**
+** THE INPUT COLUMN WITHOUT A COPY PER ROW
+**
+** Every row can return the hidden column input, the whole of X. Returned
+** with SQLITE_TRANSIENT, SQLite copied X on every row: quadratic in X.
+** SQLITE_STATIC would not copy, but SQLite may keep a static value past
+** the next xFilter (an aggregate such as max() keeps the pointer, it
+** does not copy a static value), which would then point at freed memory.
+** So the copy is reference counted instead: the cursor holds one
+** reference, each row's result another, and the result's destructor
+** (which SQLite calls exactly once per result, also when it refuses the
+** value) drops it. The buffer is freed when the last one goes. A consumer
+** that needs a NUL-terminated C string of TEXT (sqlite3_column_text) may
+** still copy it; that is SQLite's copy, made only when asked for.
 **
 ** The virtual table's schema:
 **
@@ -28,6 +42,7 @@
 */
 #include "utf8ext_glue.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #define CODEPOINTS_COLUMN_OFFSET    0
@@ -39,10 +54,44 @@
 #define CODEPOINTS_COLUMN_ERROR     6
 #define CODEPOINTS_COLUMN_INPUT     7
 
+/*
+** The shared copy of X: a reference count, then the bytes and 4 zero bytes
+** of padding. The header asks for no more alignment than 8 bytes, which is
+** all sqlite3_malloc promises (a max_align_t header was misaligned under
+** SQLite's allocator: UBSan in fuzz_sql). Atomic, because SQLite may free
+** a result value on whatever thread holds the connection at that time.
+*/
+typedef union codepoints_buf {
+  atomic_size_t refs;
+  sqlite3_int64 align;
+} codepoints_buf;
+
+/* A new shared buffer for n bytes (plus padding), one reference held. */
+static unsigned char *codepointsBufNew(sqlite3_int64 n){
+  codepoints_buf *b = sqlite3_malloc64(sizeof(*b) + (sqlite3_uint64)n + 4);
+  if( b==0 ) return 0;
+  atomic_init(&b->refs, 1);
+  return (unsigned char*)(b+1);
+}
+
+static void codepointsBufRef(unsigned char *z){
+  atomic_fetch_add_explicit(&((codepoints_buf*)z - 1)->refs, 1, memory_order_relaxed);
+}
+
+/* Drop one reference; the last one frees. Also the results' destructor. */
+static void codepointsBufUnref(void *p){
+  codepoints_buf *b;
+  if( p==0 ) return;
+  b = (codepoints_buf*)p - 1;
+  if( atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel)==1 ){
+    sqlite3_free(b);
+  }
+}
+
 typedef struct codepoints_cursor codepoints_cursor;
 struct codepoints_cursor {
   sqlite3_vtab_cursor base;  /* Base class - must be first */
-  unsigned char *z;          /* copy of the input (sqlite3_malloc64) */
+  unsigned char *z;          /* copy of the input (codepointsBufNew) */
   sqlite3_int64 n;           /* bytes in z */
   int is_blob;               /* the input was a BLOB (for the input column) */
   sqlite3_int64 offset;      /* where the current unit starts */
@@ -92,7 +141,7 @@ static int codepointsOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCursor){
 
 static int codepointsClose(sqlite3_vtab_cursor *cur){
   codepoints_cursor *pCur = (codepoints_cursor*)cur;
-  sqlite3_free(pCur->z);
+  codepointsBufUnref(pCur->z);
   sqlite3_free(pCur);
   return SQLITE_OK;
 }
@@ -163,13 +212,15 @@ static int codepointsColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
                             -1, SQLITE_STATIC);
       }
       break;
-    default: /* CODEPOINTS_COLUMN_INPUT */
+    default: /* CODEPOINTS_COLUMN_INPUT: a reference, not a copy (above) */
+      if( pCur->z==0 ) break;   /* no rows then: never reached */
+      codepointsBufRef(pCur->z);
       if( pCur->is_blob ){
         sqlite3_result_blob64(ctx, pCur->z, (sqlite3_uint64)pCur->n,
-                              SQLITE_TRANSIENT);
+                              codepointsBufUnref);
       }else{
         sqlite3_result_text64(ctx, (const char*)pCur->z,
-                              (sqlite3_uint64)pCur->n, SQLITE_TRANSIENT,
+                              (sqlite3_uint64)pCur->n, codepointsBufUnref,
                               SQLITE_UTF8);
       }
       break;
@@ -194,7 +245,7 @@ static int codepointsFilter(sqlite3_vtab_cursor *cur, int idxNum,
   sqlite3_int64 n = 0;
   int rc = 0;
   (void)idxStr;
-  sqlite3_free(pCur->z);
+  codepointsBufUnref(pCur->z);
   pCur->z = 0;
   pCur->n = 0;
   pCur->offset = 0;
@@ -207,7 +258,7 @@ static int codepointsFilter(sqlite3_vtab_cursor *cur, int idxNum,
   }
   if( rc>0 ){
     /* 4 zero bytes of padding for utf8_decode_valid_padded() */
-    pCur->z = sqlite3_malloc64((sqlite3_uint64)n + 4);
+    pCur->z = codepointsBufNew(n);
     if( pCur->z==0 ) return SQLITE_NOMEM;
     memcpy(pCur->z, z, (size_t)n);
     memset(pCur->z + n, 0, 4);

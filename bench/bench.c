@@ -20,10 +20,23 @@
 ** of its rounds, so a slow patch of the machine hits all rows alike.
 **
 ** REPAIR TABLE: utf8_fix (subpart rule, U+FFFD) and utf8_count_units on
-** 1 MiB of each valid corpus and of mixed text with 1% of its bytes made
-** bad, next to memcpy and next to Python timed on the same bytes (the
-** corpus is written to a temporary file, python3 times the decode with
-** time.perf_counter in a subprocess and prints its median).
+** 1 MiB of each valid corpus and of mixed text with 1% and 0.1% of its
+** bytes made bad, next to memcpy and next to Python timed on the same
+** bytes (the corpus is written to a temporary file, python3 times the
+** decode with time.perf_counter in a subprocess and prints its median).
+**
+** COUNTING TABLE: utf8_count_units (what utf8_length runs) next to the
+** dispatched validator on 1 MiB of each corpus.
+**
+** THE SIMD PEER: simdutf, as Node ships it. Every table also times, on
+** the same bytes (written to a temporary file that bench/node_peer.js
+** reads), Node's buffer.isUtf8 (simdutf's validator) for validation and
+** counting, and TextDecoder (simdutf's transcoder, replacing errors;
+** it writes UTF-16, so it does more than utf8_fix) for repair, and prints
+** every row as a multiple of it. Node's own per-call cost is part of its
+** short-string figures: that is simdutf as a JavaScript caller gets it.
+** Node does not expose simdutf's count_utf8, so counting is compared
+** with its validator. Without node the peer rows say so and are skipped.
 **
 ** Nothing is asserted: this prints figures, the tests check answers.
 */
@@ -109,11 +122,11 @@ static void corpus_array(corpus_kind kind, unsigned char *s, size_t len, size_t 
   for(k=0; k<count; k++) corpus_fill(kind, s+k*len, len);
 }
 
-/* Make about 1% of the bytes of s bad: a lone continuation, C0 or F5. */
-static void corpus_dirty(unsigned char *s, size_t n){
+/* Make about one byte in per of s bad: a lone continuation, C0 or F5. */
+static void corpus_dirty(unsigned char *s, size_t n, size_t per){
   static const unsigned char bad[] = { 0x80, 0xBF, 0xC0, 0xF5 };
   size_t k;
-  for(k=0; k<n/100; k++) s[rnd()%n] = bad[rnd()%sizeof(bad)];
+  for(k=0; k<n/per; k++) s[rnd()%n] = bad[rnd()%sizeof(bad)];
 }
 
 /* ---- the rows ------------------------------------------------------- */
@@ -161,6 +174,7 @@ static void collect_rows(void){
   for(i=0; i<count; i++){
     if( list[i]->cpu_supports() ) add_row(list[i]->name, list[i]->find_error);
   }
+  add_row("dispatch", utf8_find_error);  /* the entry point SQL calls */
   naive_row = n_rows;
   add_row("naive RFC 3629", naive_find_error);
   add_row("iconv", iconv_row);
@@ -225,6 +239,56 @@ static void measure(const unsigned char *s, size_t len, size_t count, double *re
   for(r=0; r<n_rows; r++) result[r] = median(samples[r], REPS);
 }
 
+/* ---- the SIMD peer: simdutf in Node ---------------------------------- */
+
+static int have_node;  /* node runs bench/node_peer.js here */
+
+/* Write s[0..n) to a new file named by the mkstemp template path. */
+static int write_temp(char *path, const unsigned char *s, size_t n){
+  int fd = mkstemp(path);
+  FILE *f;
+  if( fd<0 ) return 1;
+  f = fdopen(fd, "wb");
+  if( !f ){ close(fd); unlink(path); return 1; }
+  if( fwrite(s, 1, n, f)!=n ){ fclose(f); unlink(path); return 1; }
+  fclose(f);
+  return 0;
+}
+
+/*
+** Node's median nanoseconds per pass over count strings of len bytes at
+** s, mode "valid" (buffer.isUtf8) or "repair" (TextDecoder); negative
+** when node is absent or fails.
+*/
+static double node_ns(const char *mode, const unsigned char *s, size_t len, size_t count){
+  const char *script = getenv("BENCH_NODE_PEER");
+  char data[] = "/tmp/utf8ext-bench-node-XXXXXX";
+  char cmd[512];
+  double ns = -1;
+  FILE *p;
+  if( !have_node ) return -1;
+  if( !script || !script[0] ) script = "bench/node_peer.js";
+  if( write_temp(data, s, len*count) ) return -1;
+  snprintf(cmd, sizeof(cmd), "node %s %s %s %zu %zu 2>/dev/null", script, mode, data, len, count);
+  p = popen(cmd, "r");
+  if( p ){
+    if( fscanf(p, "%lf", &ns)!=1 ) ns = -1;
+    pclose(p);
+  }
+  unlink(data);
+  return ns;
+}
+
+static void check_node(void){
+  static const unsigned char probe[] = "probe";
+  have_node = 1;
+  have_node = node_ns("valid", probe, 5, 1)>0;
+  if( !have_node ){
+    printf("(node with buffer.isUtf8 not found: no simdutf peer rows;"
+           " install Node 18.14 or later to get them)\n");
+  }
+}
+
 /* ---- the validation tables ------------------------------------------ */
 
 /*
@@ -233,7 +297,7 @@ static void measure(const unsigned char *s, size_t len, size_t count, double *re
 ** bench/chart.sh, which draws the chart the README shows.
 */
 static void write_tsv(const char *title, size_t len, size_t count,
-                      double ns[][16]){
+                      double ns[][16], const double *peer){
   const char *path = getenv("BENCH_TSV");
   FILE *f;
   int c, r;
@@ -247,6 +311,10 @@ static void write_tsv(const char *title, size_t len, size_t count,
               (double)(len*count)/ns[c][r]);
     }
   }
+  for(c=0; c<N_CORPORA && peer[0]>0; c++){
+    fprintf(f, "simdutf (node isUtf8)\t%s\t%.2f\n", corpus_names[c],
+            (double)(len*count)/peer[c]);
+  }
   fclose(f);
 }
 
@@ -257,11 +325,12 @@ static void write_tsv(const char *title, size_t len, size_t count,
 */
 static void validation_table(const char *title, size_t len, size_t count,
                              unsigned char *buf){
-  double ns[N_CORPORA][16];
+  double ns[N_CORPORA][16], peer[N_CORPORA];
   int c, r;
   for(c=0; c<N_CORPORA; c++){
     corpus_array((corpus_kind)c, buf, len, count);
     measure(buf, len, count, ns[c]);
+    peer[c] = node_ns("valid", buf, len, count);
   }
 
   printf("\n== %s: %s ==\n", title, count>1 ? "GB/s, ns per call" : "GB/s");
@@ -277,6 +346,20 @@ static void validation_table(const char *title, size_t len, size_t count,
     }
     printf("\n");
   }
+  if( peer[0]>0 ){
+    printf("%-16s", "simdutf (node)");
+    for(c=0; c<N_CORPORA; c++){
+      double gbs = (double)(len*count)/peer[c];
+      if( count>1 ) printf("%8.2f %5.1fns", gbs, peer[c]/(double)count);
+      else printf("%16.2f", gbs);
+    }
+    printf("\n-- %s: speed as a multiple of simdutf (node buffer.isUtf8, same bytes) --\n", title);
+    for(r=0; r<n_rows; r++){
+      printf("%-16s", rows[r].name);
+      for(c=0; c<N_CORPORA; c++) printf("%15.2fx", peer[c]/ns[c][r]);
+      printf("\n");
+    }
+  }
   printf("-- %s: speed as a multiple of naive / as a fraction of memchr --\n", title);
   for(r=0; r<n_rows; r++){
     printf("%-16s", rows[r].name);
@@ -286,7 +369,7 @@ static void validation_table(const char *title, size_t len, size_t count,
     printf("\n");
   }
   fflush(stdout);
-  if( count==1 ) write_tsv(title, len, count, ns);
+  if( count==1 ) write_tsv(title, len, count, ns, peer);
 }
 
 /* ---- the repair table ----------------------------------------------- */
@@ -302,18 +385,6 @@ static size_t count_row(const unsigned char *s, size_t n){
 static size_t memcpy_row(const unsigned char *s, size_t n){
   memcpy(fix_out, s, n);
   return n;
-}
-
-/* Write s[0..n) to a new file named by the mkstemp template path. */
-static int write_temp(char *path, const unsigned char *s, size_t n){
-  int fd = mkstemp(path);
-  FILE *f;
-  if( fd<0 ) return 1;
-  f = fdopen(fd, "wb");
-  if( !f ){ close(fd); unlink(path); return 1; }
-  if( fwrite(s, 1, n, f)!=n ){ fclose(f); unlink(path); return 1; }
-  fclose(f);
-  return 0;
 }
 
 /*
@@ -348,10 +419,12 @@ static double python_fix_seconds(const unsigned char *s, size_t n){
 }
 
 static void repair_table(unsigned char *buf){
-  static const corpus_kind kinds[] = { C_ASCII, C_LATIN, C_CJK, C_EMOJI, C_MIXED, C_MIXED };
-  static const char *const names[] = { "ASCII", "Latin", "CJK", "emoji", "mixed", "mixed 1% bad" };
+  static const corpus_kind kinds[] = { C_ASCII, C_LATIN, C_CJK, C_EMOJI, C_MIXED, C_MIXED, C_MIXED };
+  static const char *const names[] = { "ASCII", "Latin", "CJK", "emoji", "mixed",
+                                       "mixed 1% bad", "mixed .1% bad" };
+  static const size_t dirty_per[] = { 0, 0, 0, 0, 0, 100, 1000 };  /* one bad byte in */
   enum { N = sizeof(kinds)/sizeof(kinds[0]) };
-  double ns[N][16], py[N];
+  double ns[N][16], py[N], peer[N];
   row saved[16];
   int saved_n = n_rows, c, r;
 
@@ -362,9 +435,10 @@ static void repair_table(unsigned char *buf){
   add_row("memcpy", memcpy_row);
   for(c=0; c<N; c++){
     corpus_array(kinds[c], buf, MIB, 1);
-    if( c==N-1 ) corpus_dirty(buf, MIB);
+    if( dirty_per[c] ) corpus_dirty(buf, MIB, dirty_per[c]);
     measure(buf, MIB, 1, ns[c]);
     py[c] = python_fix_seconds(buf, MIB);
+    peer[c] = node_ns("repair", buf, MIB, 1);
   }
 
   printf("\n== repair, 1 MiB: GB/s (utf8_fix: subpart rule, U+FFFD) ==\n");
@@ -385,6 +459,57 @@ static void repair_table(unsigned char *buf){
     if( py[c]>0 ) printf("%12.1fx", py[c]*1e9/ns[c][0]); else printf("%13s", "n/a");
   }
   printf("\n");
+  if( peer[0]>0 ){
+    printf("%-28s", "simdutf (node TextDecoder)");
+    for(c=0; c<N; c++) printf("%13.2f", (double)MIB/peer[c]);
+    printf("\n%-28s", "utf8_fix / TextDecoder");
+    for(c=0; c<N; c++) printf("%12.2fx", peer[c]/ns[c][0]);
+    printf("\n");
+  }
+  memcpy(rows, saved, sizeof(rows));
+  n_rows = saved_n;
+}
+
+/* ---- the counting table ---------------------------------------------- */
+
+/*
+** utf8_count_units (utf8_length's count) and the dispatched validator on
+** 1 MiB of each corpus, and node's isUtf8 on the same bytes: counting
+** should run at validation speed.
+*/
+static void counting_table(unsigned char *buf){
+  double ns[N_CORPORA][16], peer[N_CORPORA];
+  row saved[16];
+  int saved_n = n_rows, c, r;
+  memcpy(saved, rows, sizeof(rows));
+  n_rows = 0;
+  add_row("utf8_count_units", count_row);
+  add_row("utf8_find_error", utf8_find_error);
+  for(c=0; c<N_CORPORA; c++){
+    corpus_array((corpus_kind)c, buf, MIB, 1);
+    measure(buf, MIB, 1, ns[c]);
+    peer[c] = node_ns("valid", buf, MIB, 1);
+  }
+  printf("\n== counting, 1 MiB: GB/s (utf8_count_units is what utf8_length runs) ==\n");
+  printf("%-20s", "");
+  for(c=0; c<N_CORPORA; c++) printf("%12s", corpus_names[c]);
+  printf("\n");
+  for(r=0; r<n_rows; r++){
+    printf("%-20s", rows[r].name);
+    for(c=0; c<N_CORPORA; c++) printf("%12.2f", (double)MIB/ns[c][r]);
+    printf("\n");
+  }
+  if( peer[0]>0 ){
+    printf("%-20s", "simdutf (node isUtf8)");
+    for(c=0; c<N_CORPORA; c++) printf("%12.2f", (double)MIB/peer[c]);
+    printf("\n-- as a multiple of simdutf's validator (node does not expose count_utf8) --\n");
+    for(r=0; r<n_rows; r++){
+      printf("%-20s", rows[r].name);
+      for(c=0; c<N_CORPORA; c++) printf("%11.2fx", peer[c]/ns[c][r]);
+      printf("\n");
+    }
+  }
+  fflush(stdout);
   memcpy(rows, saved, sizeof(rows));
   n_rows = saved_n;
 }
@@ -398,6 +523,7 @@ int main(void){
   iconv_cd = iconv_open("UTF-8", "UTF-8");
   if( iconv_cd==(iconv_t)-1 ){ perror("iconv_open"); return 2; }
   collect_rows();
+  check_node();
   printf("utf8ext bench: dispatch chose %s; median of %d interleaved rounds\n",
          utf8_impl_name(), REPS);
 
@@ -405,6 +531,7 @@ int main(void){
   validation_table("4096 strings of 16 bytes", 16, N_STRINGS, buf);
   validation_table("4096 strings of 64 bytes", 64, N_STRINGS, buf);
   validation_table("4096 strings of 256 bytes", 256, N_STRINGS, buf);
+  counting_table(buf);
   repair_table(buf);
 
   iconv_close(iconv_cd);

@@ -23,6 +23,7 @@
 #define CPUID1_ECX_SSSE3    (1u<<9)
 #define CPUID1_ECX_SSE41    (1u<<19)
 #define CPUID1_ECX_SSE42    (1u<<20)
+#define CPUID1_ECX_POPCNT   (1u<<23)   /* counting continuation bytes */
 #define CPUID1_ECX_OSXSAVE  (1u<<27)   /* the OS enabled XGETBV/XSAVE */
 #define CPUID1_ECX_AVX      (1u<<28)
 
@@ -70,15 +71,15 @@ static uint32_t xcr0(void){
   return eax;
 }
 
-/* SSSE3 (PSHUFB) and SSE4.1/4.2 (PTEST): the "sse4" path. */
+/* SSSE3 (PSHUFB), SSE4.1/4.2 (PTEST) and POPCNT: the "sse4" path. */
 int utf8_cpu_has_sse4(void){
-  uint32_t need = CPUID1_ECX_SSSE3|CPUID1_ECX_SSE41|CPUID1_ECX_SSE42;
+  uint32_t need = CPUID1_ECX_SSSE3|CPUID1_ECX_SSE41|CPUID1_ECX_SSE42|CPUID1_ECX_POPCNT;
   return (cpuid1_ecx() & need)==need;
 }
 
-/* AVX2, with the OS saving YMM state: the "avx2" path. */
+/* AVX2 and POPCNT, with the OS saving YMM state: the "avx2" path. */
 int utf8_cpu_has_avx2(void){
-  uint32_t need1 = CPUID1_ECX_OSXSAVE|CPUID1_ECX_AVX;
+  uint32_t need1 = CPUID1_ECX_OSXSAVE|CPUID1_ECX_AVX|CPUID1_ECX_POPCNT;
   if( (cpuid1_ecx() & need1)!=need1 ) return 0;
   if( (xcr0() & XCR0_YMM_STATE)!=XCR0_YMM_STATE ) return 0;
   return (cpuid7_ebx() & CPUID7_EBX_AVX2)!=0;

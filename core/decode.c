@@ -90,28 +90,111 @@ utf8_unit utf8_decode_unit(const unsigned char *s, size_t n){
 }
 
 /*
-** The scalar validator: ASCII eight bytes at a time, everything else one
-** unit at a time through utf8_decode_unit().
+** The length of the well-formed character at s[0] (rest>=1 bytes left),
+** or 0 when an ill-formed unit starts there. Table 3-7 written out for
+** the well-formed case only: the scalar validators need no reason and no
+** unit length on this path, so they skip utf8_decode_unit's call and its
+** reason bookkeeping, and a lead's range for its second byte comes from
+** two small tables instead of branches.
+*/
+static const uint8_t second_hi3[16] = { /* E0-EF: ED stops at 9F (surrogates) */
+  0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF,
+  0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0x9F, 0xBF, 0xBF,
+};
+static const uint8_t second_hi4[5] = { 0xBF, 0xBF, 0xBF, 0xBF, 0x8F };  /* F0-F4 */
+
+static inline size_t valid_char_len(const unsigned char *s, size_t rest){
+  unsigned b0 = s[0];
+  if( b0<0x80 ) return 1;
+  if( b0<0xC2 ) return 0;                             /* 80-BF, C0, C1 */
+  if( b0<0xE0 ){
+    return rest>=2 && (s[1] & 0xC0)==0x80 ? 2 : 0;
+  }
+  if( b0<0xF0 ){
+    unsigned lo = b0==0xE0 ? 0xA0 : 0x80, hi = second_hi3[b0 & 0x0F];
+    return rest>=3 && s[1]>=lo && s[1]<=hi && (s[2] & 0xC0)==0x80 ? 3 : 0;
+  }
+  if( b0<0xF5 ){
+    unsigned lo = b0==0xF0 ? 0x90 : 0x80, hi = second_hi4[b0 & 0x07];
+    return rest>=4 && s[1]>=lo && s[1]<=hi && (s[2] & 0xC0)==0x80
+        && (s[3] & 0xC0)==0x80 ? 4 : 0;
+  }
+  return 0;                                           /* F5-FF */
+}
+
+/*
+** The ASCII bytes before the first non-ASCII one of the word w (which has
+** one), so that text with short ASCII runs (Latin) does not give the word
+** it read away and re-read it byte by byte. The first byte in memory is
+** the low one on a little-endian machine, the high one on a big-endian.
+*/
+static inline size_t ascii_prefix(uint64_t w){
+  uint64_t high = w & 0x8080808080808080ull;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__==__ORDER_BIG_ENDIAN__
+  return (size_t)__builtin_clzll(high) >> 3;
+#else
+  return (size_t)__builtin_ctzll(high) >> 3;
+#endif
+}
+
+/*
+** The scalar validators: ASCII eight bytes at a time, other characters
+** with valid_char_len(); the first place it returns 0 is where the first
+** ill-formed unit starts (utf8_decode_unit() would find it ill-formed
+** there too: test/core_test.c checks the two agree on every string up to
+** 3 bytes). The counting one adds one per character as it goes.
 */
 size_t utf8_find_error_scalar(const unsigned char *s, size_t n){
   size_t i = 0;
   while( i<n ){
-    utf8_unit u;
+    size_t len;
     if( s[i]<0x80 ){
       while( i+8<=n ){
         uint64_t w;
         memcpy(&w, s+i, 8);
-        if( w & 0x8080808080808080ull ) break;
+        if( w & 0x8080808080808080ull ){
+          i += ascii_prefix(w);
+          break;
+        }
         i += 8;
       }
       while( i<n && s[i]<0x80 ) i++;
       continue;
     }
-    u = utf8_decode_unit(s+i, n-i);
-    if( u.reason!=UTF8_OK ) return i;
-    i += u.length;
+    len = valid_char_len(s+i, n-i);
+    if( len==0 ) return i;
+    i += len;
   }
   return n;
+}
+
+size_t utf8_find_error_count_scalar(const unsigned char *s, size_t n, size_t *chars){
+  size_t i = 0, c = 0;
+  while( i<n ){
+    size_t len;
+    if( s[i]<0x80 ){
+      while( i+8<=n ){
+        uint64_t w;
+        memcpy(&w, s+i, 8);
+        if( w & 0x8080808080808080ull ){
+          size_t a = ascii_prefix(w);
+          i += a;
+          c += a;
+          break;
+        }
+        i += 8;
+        c += 8;
+      }
+      while( i<n && s[i]<0x80 ){ i++; c++; }
+      continue;
+    }
+    len = valid_char_len(s+i, n-i);
+    if( len==0 ) break;
+    i += len;
+    c++;
+  }
+  *chars = c;
+  return i;
 }
 
 int utf8_is_valid(const unsigned char *s, size_t n){
@@ -119,37 +202,16 @@ int utf8_is_valid(const unsigned char *s, size_t n){
 }
 
 /*
-** Characters in a well-formed stretch: the bytes that are no continuation
-** byte. Eight bytes at a time: a continuation byte (10xxxxxx) is one with
-** bit 7 set and bit 6 clear, which (w & ~(w<<1)) leaves in bit 7; those
-** bits land in eight byte-wide counters, emptied into 16-bit sums every
-** 255 words, before a counter could overflow.
+** Well-formed stretches are counted by the validator that finds their end,
+** in the same pass (utf8_find_error_count); each ill-formed unit between
+** them is one more.
 */
-static size_t count_chars_valid(const unsigned char *s, size_t n){
-  const uint64_t ones = 0x0101010101010101ull;
-  const uint64_t even_bytes = 0x00FF00FF00FF00FFull;
-  size_t i = 0, conts = 0;
-  while( n-i>=8 ){
-    uint64_t lanes = 0;       /* continuation bytes seen, per byte position */
-    size_t words = (n-i)/8, k;
-    if( words>255 ) words = 255;
-    for(k=0; k<words; k++, i+=8){
-      uint64_t w;
-      memcpy(&w, s+i, 8);
-      lanes += ((w & ~(w<<1)) >> 7) & ones;
-    }
-    lanes = (lanes & even_bytes) + ((lanes>>8) & even_bytes);  /* 4 x 16 bits */
-    conts += (size_t)((lanes * 0x0001000100010001ull) >> 48);
-  }
-  for(; i<n; i++) conts += (s[i] & 0xC0)==0x80;
-  return n - conts;
-}
-
 size_t utf8_count_units(const unsigned char *s, size_t n){
   size_t i = 0, count = 0;
   while( i<n ){
-    size_t k = utf8_find_error(s+i, n-i);
-    count += count_chars_valid(s+i, k);
+    size_t chars;
+    size_t k = utf8_find_error_count(s+i, n-i, &chars);
+    count += chars;
     i += k;
     if( i<n ){
       i += utf8_decode_unit(s+i, n-i).length;

@@ -1,6 +1,6 @@
 /*
 ** core/dispatch.c - choose the validator implementation once, at first
-** use, and call it through one atomic pointer ever after.
+** use, and call it directly ever after (a switch on the choice, below).
 **
 ** The choice is the first implementation in utf8_impl_list() that the CPU
 ** supports, or the one the environment variable UTF8EXT_IMPL names. A name
@@ -24,7 +24,9 @@ extern const utf8_impl utf8_impl_neon;
 
 static int always(void){ return 1; }
 
-static const utf8_impl impl_scalar = { "scalar", always, utf8_find_error_scalar };
+static const utf8_impl impl_scalar = {
+  "scalar", always, utf8_find_error_scalar, utf8_find_error_count_scalar
+};
 
 /* Best first; the scalar reference last, as the one that always runs. */
 static const utf8_impl *const impls[] = {
@@ -53,12 +55,35 @@ const utf8_impl *utf8_impl_find(const char *name){
 
 /*
 ** The choice, published once. state goes 0 (not chosen) -> 1 (a thread is
-** choosing) -> 2 (chosen); chosen_fn and chosen_name are written only by
+** choosing) -> 2 (chosen); chosen and chosen_name are written only by
 ** the thread that moved it to 1, and read only after seeing 2.
+**
+** The entry points do not call through a function pointer: they switch on
+** chosen_id, a small number, and each case is a direct (tail) call that
+** the compiler and the CPU see plainly. A pointer load and an indirect call
+** cost more than the whole check of a 64-byte string; a predictable
+** compare and a direct jump cost about nothing. chosen_id is 0 until the
+** choice is made; it alone names the function, so a relaxed load of it
+** is enough (nothing else needs to be seen with it).
 */
+enum {
+  ID_UNSET = 0, ID_SCALAR, ID_SSE4, ID_AVX2, ID_AVX512, ID_NEON
+};
 static atomic_int state;
-static _Atomic(utf8_find_error_fn) chosen_fn;
+static atomic_int chosen_id;
 static char chosen_name[96];
+
+static int id_of(const utf8_impl *impl){
+#if defined(UTF8EXT_HAVE_X86)
+  if( impl==&utf8_impl_avx512 ) return ID_AVX512;
+  if( impl==&utf8_impl_avx2 ) return ID_AVX2;
+  if( impl==&utf8_impl_sse4 ) return ID_SSE4;
+#endif
+#if defined(UTF8EXT_HAVE_NEON)
+  if( impl==&utf8_impl_neon ) return ID_NEON;
+#endif
+  return ID_SCALAR;
+}
 
 static void choose(void){
   const utf8_impl *best = 0;
@@ -74,15 +99,16 @@ static void choose(void){
     }else{
       snprintf(chosen_name, sizeof(chosen_name),
                "%s (UTF8EXT_IMPL=%.40s is not supported here)", best->name, env);
-      atomic_store_explicit(&chosen_fn, best->find_error, memory_order_release);
+      atomic_store_explicit(&chosen_id, id_of(best), memory_order_release);
       return;
     }
   }
   snprintf(chosen_name, sizeof(chosen_name), "%s", best->name);
-  atomic_store_explicit(&chosen_fn, best->find_error, memory_order_release);
+  atomic_store_explicit(&chosen_id, id_of(best), memory_order_release);
 }
 
-static utf8_find_error_fn resolve(void){
+/* Not inlined: the entry points keep only the hot switch. */
+static __attribute__((noinline,cold)) int resolve(void){
   int expected = 0;
   if( atomic_compare_exchange_strong(&state, &expected, 1) ){
     choose();
@@ -90,13 +116,40 @@ static utf8_find_error_fn resolve(void){
   }else{
     while( atomic_load_explicit(&state, memory_order_acquire)!=2 ){ /* spin */ }
   }
-  return atomic_load_explicit(&chosen_fn, memory_order_acquire);
+  return atomic_load_explicit(&chosen_id, memory_order_acquire);
+}
+
+static inline int current_id(void){
+  int id = atomic_load_explicit(&chosen_id, memory_order_relaxed);
+  return __builtin_expect(id!=ID_UNSET, 1) ? id : resolve();
 }
 
 size_t utf8_find_error(const unsigned char *s, size_t n){
-  utf8_find_error_fn fn = atomic_load_explicit(&chosen_fn, memory_order_acquire);
-  if( !fn ) fn = resolve();
-  return fn(s, n);
+  switch( current_id() ){
+#if defined(UTF8EXT_HAVE_X86)
+    case ID_AVX512: return utf8_find_error_avx512(s, n);
+    case ID_AVX2:   return utf8_find_error_avx2(s, n);
+    case ID_SSE4:   return utf8_find_error_sse4(s, n);
+#endif
+#if defined(UTF8EXT_HAVE_NEON)
+    case ID_NEON:   return utf8_find_error_neon(s, n);
+#endif
+    default:        return utf8_find_error_scalar(s, n);
+  }
+}
+
+size_t utf8_find_error_count(const unsigned char *s, size_t n, size_t *chars){
+  switch( current_id() ){
+#if defined(UTF8EXT_HAVE_X86)
+    case ID_AVX512: return utf8_find_error_count_avx512(s, n, chars);
+    case ID_AVX2:   return utf8_find_error_count_avx2(s, n, chars);
+    case ID_SSE4:   return utf8_find_error_count_sse4(s, n, chars);
+#endif
+#if defined(UTF8EXT_HAVE_NEON)
+    case ID_NEON:   return utf8_find_error_count_neon(s, n, chars);
+#endif
+    default:        return utf8_find_error_count_scalar(s, n, chars);
+  }
 }
 
 const char *utf8_impl_name(void){

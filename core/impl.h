@@ -16,14 +16,27 @@
 
 typedef size_t (*utf8_find_error_fn)(const unsigned char *s, size_t n);
 
+/*
+** The same offset, and in *chars the number of characters before it (the
+** well-formed prefix's bytes that are not continuation bytes), found in
+** the same pass.
+*/
+typedef size_t (*utf8_find_error_count_fn)(const unsigned char *s, size_t n,
+                                           size_t *chars);
+
 typedef struct utf8_impl {
   const char *name;           /* what utf8ext_impl() reports */
   int (*cpu_supports)(void);  /* 1 if this CPU can run it */
   utf8_find_error_fn find_error;
+  utf8_find_error_count_fn find_error_count;
 } utf8_impl;
 
 /* The scalar reference: always built, runs everywhere. */
 size_t utf8_find_error_scalar(const unsigned char *s, size_t n);
+size_t utf8_find_error_count_scalar(const unsigned char *s, size_t n, size_t *chars);
+
+/* The chosen implementation's find_error_count (core/dispatch.c). */
+size_t utf8_find_error_count(const unsigned char *s, size_t n, size_t *chars);
 
 /*
 ** Every implementation compiled into this build, best first, ending with
@@ -34,6 +47,22 @@ const utf8_impl *const *utf8_impl_list(size_t *count);
 
 /* The implementation called name, or NULL when there is none. */
 const utf8_impl *utf8_impl_find(const char *name);
+
+/*
+** Each SIMD file's two functions by name, so that the dispatcher calls
+** them directly (core/dispatch.c says why).
+*/
+#define UTF8_DECLARE_IMPL(x) \
+  size_t utf8_find_error_##x(const unsigned char *s, size_t n); \
+  size_t utf8_find_error_count_##x(const unsigned char *s, size_t n, size_t *chars);
+#if defined(UTF8EXT_HAVE_X86)
+UTF8_DECLARE_IMPL(avx512)
+UTF8_DECLARE_IMPL(avx2)
+UTF8_DECLARE_IMPL(sse4)
+#endif
+#if defined(UTF8EXT_HAVE_NEON)
+UTF8_DECLARE_IMPL(neon)
+#endif
 
 #if defined(UTF8EXT_HAVE_X86)
 /* core/cpu_x86.c: 1 when the CPU has the instructions and the OS saves

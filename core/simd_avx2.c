@@ -14,7 +14,8 @@
 
 #define KL_BYTES 32
 #define KL_PREV_LOADS
-#define KL_TARGET __attribute__((target("avx2")))
+/* POPCNT counts continuation bytes (kl_validate); cpu_x86.c checks it */
+#define KL_TARGET __attribute__((target("avx2,popcnt")))
 typedef __m256i kl_vec;
 
 static inline KL_TARGET kl_vec kl_load(const unsigned char *p){
@@ -59,6 +60,22 @@ static inline KL_TARGET uint64_t kl_nonzero_bits(kl_vec v){
   return (uint64_t)~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
 }
 
+/* 80-BF are -128..-65 as signed bytes: exactly those are below -64 (0xC0). */
+#define KL_HAVE_CONT_BITS
+static inline KL_TARGET uint64_t kl_cont_bits(kl_vec v){
+  return (uint64_t)(unsigned)_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v));
+}
+
 #include "simd_kl.h"
 
-const utf8_impl utf8_impl_avx2 = { "avx2", utf8_cpu_has_avx2, kl_find_error };
+/* The dispatcher calls these by name; the list holds them too. */
+KL_TARGET size_t utf8_find_error_avx2(const unsigned char *s, size_t n){
+  return kl_find_error(s, n);
+}
+KL_TARGET size_t utf8_find_error_count_avx2(const unsigned char *s, size_t n, size_t *chars){
+  return kl_find_error_count(s, n, chars);
+}
+
+const utf8_impl utf8_impl_avx2 = {
+  "avx2", utf8_cpu_has_avx2, utf8_find_error_avx2, utf8_find_error_count_avx2
+};

@@ -14,7 +14,8 @@
 
 #define KL_BYTES 64
 #define KL_PREV_LOADS
-#define KL_TARGET __attribute__((target("avx512f,avx512bw")))
+/* POPCNT counts continuation bytes (kl_validate); cpu_x86.c checks it */
+#define KL_TARGET __attribute__((target("avx512f,avx512bw,popcnt")))
 typedef __m512i kl_vec;
 
 static inline KL_TARGET kl_vec kl_load(const unsigned char *p){
@@ -52,6 +53,22 @@ static inline KL_TARGET uint64_t kl_nonzero_bits(kl_vec v){
   return (uint64_t)_mm512_test_epi8_mask(v, v);
 }
 
+/* 80-BF are -128..-65 as signed bytes: exactly those are below -64 (0xC0). */
+#define KL_HAVE_CONT_BITS
+static inline KL_TARGET uint64_t kl_cont_bits(kl_vec v){
+  return (uint64_t)_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64));
+}
+
 #include "simd_kl.h"
 
-const utf8_impl utf8_impl_avx512 = { "avx512", utf8_cpu_has_avx512, kl_find_error };
+/* The dispatcher calls these by name; the list holds them too. */
+KL_TARGET size_t utf8_find_error_avx512(const unsigned char *s, size_t n){
+  return kl_find_error(s, n);
+}
+KL_TARGET size_t utf8_find_error_count_avx512(const unsigned char *s, size_t n, size_t *chars){
+  return kl_find_error_count(s, n, chars);
+}
+
+const utf8_impl utf8_impl_avx512 = {
+  "avx512", utf8_cpu_has_avx512, utf8_find_error_avx512, utf8_find_error_count_avx512
+};

@@ -280,26 +280,70 @@ static inline KL_TARGET size_t kl_exact(const kl_consts *k, size_t at,
 }
 
 /*
+** Continuation bytes (80-BF) as a bit per byte. A file may define its own
+** kl_cont_bits (one signed compare where there is one) and say so with
+** KL_HAVE_CONT_BITS; this one needs only the operations above: bytes
+** 80-BF have the top bit set, and after a saturating subtraction of 0x40
+** only bytes C0-FF still have it.
+*/
+#ifndef KL_HAVE_CONT_BITS
+static inline KL_TARGET uint64_t kl_cont_bits(kl_vec v){
+  return kl_top_bits(v) & ~kl_top_bits(kl_subs(v, kl_splat(0x40)));
+}
+#endif
+
+/*
+** Continuation bytes of s[0..e), given conts, those of s[0..at), and the
+** block in at s[at] in which the error at e was found. e is at most three
+** bytes before at (kl_exact looks back to the open sequence's lead), and
+** then those bytes, counted with the block before, are taken back off.
+*/
+static inline KL_TARGET size_t kl_conts_to(const unsigned char *s, size_t at,
+                                           size_t e, kl_vec in, size_t conts){
+  if( e>=at ){
+    uint64_t below_e = e-at>=64 ? ~0ull : (1ull<<(e-at))-1;
+    return conts + (size_t)__builtin_popcountll(kl_cont_bits(in) & below_e);
+  }
+  for(; e<at; e++) conts -= (s[e] & 0xC0)==0x80;
+  return conts;
+}
+
+/*
 ** The validator: the offset of the first ill-formed unit of s[0..n), or
 ** n. ASCII runs are skipped four blocks at a time; other blocks go
 ** through kl_errors with the previous block carried along. The
 ** last block (1 to KL_BYTES bytes, zero-padded) also flags a sequence
 ** open at the end, at its lead byte, so that every error of a short
 ** value leaves by the same one test.
+**
+** With conts not NULL it also counts, in *conts, the continuation bytes
+** before the answer, so that the characters of the well-formed prefix
+** (its bytes less its continuation bytes) come in the same pass: one
+** compare and a POPCNT per non-ASCII block, none for ASCII. Both uses
+** are compiled from this one body (always inlined, conts a constant).
 */
-static KL_TARGET size_t kl_find_error(const unsigned char *s, size_t n){
+static inline __attribute__((always_inline)) KL_TARGET
+size_t kl_validate(const unsigned char *s, size_t n, size_t *conts){
   kl_consts k = kl_consts_init();
   kl_vec prev = kl_zero();       /* the block before s+i (zeros: ASCII) */
   kl_vec open = kl_zero();       /* non-zero if prev ends inside a sequence */
   kl_vec in, err;
-  size_t i = 0;
+  size_t i = 0, e;
+  size_t c = 0;                  /* continuation bytes of s[0..i) */
 
-  if( n==0 ) return 0;
+  if( n==0 ){
+    if( conts ) *conts = 0;
+    return 0;
+  }
   while( i+KL_BYTES<n ){
     in = kl_load(s+i);
     if( kl_is_ascii(in) ){
       /* ASCII right after an open sequence is its missing continuation. */
-      if( kl_any(open) ) return kl_exact(&k, i, in, prev, 1);
+      if( kl_any(open) ){
+        e = kl_exact(&k, i, in, prev, 1);
+        if( conts ) *conts = kl_conts_to(s, i, e, in, c);
+        return e;
+      }
       i += KL_BYTES;
       while( i+4*KL_BYTES<n ){
         kl_vec any4 = kl_or(kl_or(kl_load(s+i), kl_load(s+i+KL_BYTES)),
@@ -312,7 +356,12 @@ static KL_TARGET size_t kl_find_error(const unsigned char *s, size_t n){
       continue;
     }
     err = i ? kl_block_errors_at(&k, in, prev, s+i) : kl_block_errors(&k, in, prev);
-    if( kl_any(err) ) return kl_exact(&k, i, in, prev, kl_nonzero_bits(err));
+    if( kl_any(err) ){
+      e = kl_exact(&k, i, in, prev, kl_nonzero_bits(err));
+      if( conts ) *conts = kl_conts_to(s, i, e, in, c);
+      return e;
+    }
+    if( conts ) c += (size_t)__builtin_popcountll(kl_cont_bits(in));
     open = kl_open_at_end(&k, in);
     prev = in;
     i += KL_BYTES;
@@ -325,8 +374,26 @@ static KL_TARGET size_t kl_find_error(const unsigned char *s, size_t n){
   */
   in = kl_load_partial(s+i, n-i);
   err = kl_or(kl_block_errors(&k, in, prev), kl_open_at_end(&k, in));
-  if( kl_any(err) ) return kl_exact(&k, i, in, prev, kl_nonzero_bits(err));
+  if( kl_any(err) ){
+    e = kl_exact(&k, i, in, prev, kl_nonzero_bits(err));
+    if( conts ) *conts = kl_conts_to(s, i, e, in, c);
+    return e;
+  }
+  /* the zero padding holds no continuation byte */
+  if( conts ) *conts = c + (size_t)__builtin_popcountll(kl_cont_bits(in));
   return n;
+}
+
+static KL_TARGET size_t kl_find_error(const unsigned char *s, size_t n){
+  return kl_validate(s, n, 0);
+}
+
+/* The offset, as kl_find_error, and in *chars the characters before it. */
+static KL_TARGET size_t kl_find_error_count(const unsigned char *s, size_t n,
+                                            size_t *chars){
+  size_t conts, e = kl_validate(s, n, &conts);
+  *chars = e - conts;
+  return e;
 }
 
 #endif /* UTF8EXT_CORE_SIMD_KL_H */

@@ -61,4 +61,14 @@ static inline uint64_t kl_nonzero_bits(kl_vec v){ return neon_lane_mask(vtstq_u8
 
 static int neon_always(void){ return 1; }
 
-const utf8_impl utf8_impl_neon = { "neon", neon_always, kl_find_error };
+/* The dispatcher calls these by name; the list holds them too. */
+KL_TARGET size_t utf8_find_error_neon(const unsigned char *s, size_t n){
+  return kl_find_error(s, n);
+}
+KL_TARGET size_t utf8_find_error_count_neon(const unsigned char *s, size_t n, size_t *chars){
+  return kl_find_error_count(s, n, chars);
+}
+
+const utf8_impl utf8_impl_neon = {
+  "neon", neon_always, utf8_find_error_neon, utf8_find_error_count_neon
+};

@@ -13,7 +13,8 @@
 #include <stdint.h>
 
 #define KL_BYTES 16
-#define KL_TARGET __attribute__((target("sse4.2")))
+/* POPCNT counts continuation bytes (kl_validate); cpu_x86.c checks it */
+#define KL_TARGET __attribute__((target("sse4.2,popcnt")))
 typedef __m128i kl_vec;
 
 static inline KL_TARGET kl_vec kl_load(const unsigned char *p){
@@ -43,6 +44,22 @@ static inline KL_TARGET uint64_t kl_nonzero_bits(kl_vec v){
   return (uint64_t)(~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0xFFFFu);
 }
 
+/* 80-BF are -128..-65 as signed bytes: exactly those are below -64 (0xC0). */
+#define KL_HAVE_CONT_BITS
+static inline KL_TARGET uint64_t kl_cont_bits(kl_vec v){
+  return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(_mm_set1_epi8(-64), v));
+}
+
 #include "simd_kl.h"
 
-const utf8_impl utf8_impl_sse4 = { "sse4", utf8_cpu_has_sse4, kl_find_error };
+/* The dispatcher calls these by name; the list holds them too. */
+KL_TARGET size_t utf8_find_error_sse4(const unsigned char *s, size_t n){
+  return kl_find_error(s, n);
+}
+KL_TARGET size_t utf8_find_error_count_sse4(const unsigned char *s, size_t n, size_t *chars){
+  return kl_find_error_count(s, n, chars);
+}
+
+const utf8_impl utf8_impl_sse4 = {
+  "sse4", utf8_cpu_has_sse4, utf8_find_error_sse4, utf8_find_error_count_sse4
+};

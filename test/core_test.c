@@ -78,6 +78,19 @@ static int agrees(const char *name, const unsigned char *s, size_t n){
     fail(name, "first error offset", s, n, e, a);
     return 0;
   }
+  {
+    /* the counting validators: the same offset, and the characters of
+    ** the well-formed prefix before it */
+    size_t want_chars = ref_count_units(s, ref_err), c1 = (size_t)-1, c2 = (size_t)-1;
+    size_t k1 = utf8_find_error_count(s, n, &c1);
+    size_t k2 = utf8_find_error_count_scalar(s, n, &c2);
+    if( k1!=ref_err || k2!=ref_err || c1!=want_chars || c2!=want_chars ){
+      snprintf(e, sizeof e, "%zu, %zu chars", ref_err, want_chars);
+      snprintf(a, sizeof a, "%zu, %zu chars (scalar %zu, %zu)", k1, c1, k2, c2);
+      fail(name, "utf8_find_error_count", s, n, e, a);
+      return 0;
+    }
+  }
   if( utf8_is_valid(s, n)!=(ref_err==n) ){
     fail(name, "utf8_is_valid", s, n, ref_err==n ? "1" : "0", ref_err==n ? "0" : "1");
     return 0;

@@ -21,7 +21,8 @@
 **     blocks, across a 4 KiB page boundary, and sequences cut short at
 **     the very end;
 **   - utf8_count_units on the well-formed values of 64 bytes and more,
-**     whose characters it counts eight bytes at a time;
+**     and every implementation's counting validator (find_error_count:
+**     the same offset, and the characters before it) on every value;
 **   - each value is copied so that it ends where a PROT_NONE page begins,
 **     or starts where one ends, or straddles a page boundary, so a read
 **     past either end crashes the test instead of passing unnoticed.
@@ -133,6 +134,7 @@ static size_t ref_count_chars(const unsigned char *s, size_t n){
 typedef struct subject {
   const char *name;
   utf8_find_error_fn fn;
+  utf8_find_error_count_fn count_fn;  /* the same, counting characters */
 } subject;
 
 static subject subjects[16];
@@ -152,10 +154,12 @@ static void collect_subjects(void){
     }
     subjects[n_subjects].name = list[i]->name;
     subjects[n_subjects].fn = list[i]->find_error;
+    subjects[n_subjects].count_fn = list[i]->find_error_count;
     n_subjects++;
   }
   subjects[n_subjects].name = "dispatch";
   subjects[n_subjects].fn = utf8_find_error;
+  subjects[n_subjects].count_fn = utf8_find_error_count;
   n_subjects++;
   printf("# testing:");
   for(i=0; i<(size_t)n_subjects; i++) printf(" %s", subjects[i].name);
@@ -231,7 +235,7 @@ enum { AT_END, AT_START, ACROSS_PAGE };
 static void check(const char *what, const unsigned char *v, size_t n,
                   int placement, size_t cut){
   unsigned char *s;
-  size_t expected, scalar, got;
+  size_t expected, scalar, got, chars;
   int j;
   switch( placement ){
     case AT_START:    s = data_lo; break;
@@ -261,10 +265,17 @@ static void check(const char *what, const unsigned char *v, size_t n,
     if( got!=chars ) fail(what, "utf8_count_units", s, n, chars, got); else n_pass++;
   }
   /* The scalar validator is one of the subjects, so this also checks it. */
+  chars = ref_count_chars(s, expected);
   for(j=0; j<n_subjects; j++){
+    size_t got_chars = (size_t)-1;
     got = subjects[j].fn(s, n);
     if( got!=expected ) fail(what, subjects[j].name, s, n, expected, got);
     else if( got!=scalar ) fail(what, subjects[j].name, s, n, scalar, got);
+    else n_pass++;
+    /* counting: the same offset, and the characters before it */
+    got = subjects[j].count_fn(s, n, &got_chars);
+    if( got!=expected ) fail(what, subjects[j].name, s, n, expected, got);
+    else if( got_chars!=chars ) fail(what, "characters before the error", s, n, chars, got_chars);
     else n_pass++;
   }
 }

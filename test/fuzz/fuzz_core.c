@@ -60,14 +60,25 @@ static void fail(const char *what, const unsigned char *s, size_t n,
 /*
 ** Compare every implementation's first error offset with the reference.
 */
+static size_t ref_chars_before(const unsigned char *s, size_t e){
+  return ref_count_units(s, e);  /* s[0..e) is well-formed: units are characters */
+}
+
 static void check_validators(const unsigned char *s, size_t n, size_t want){
-  size_t count, i;
+  size_t count, i, chars, want_chars = ref_chars_before(s, want);
   const utf8_impl *const *impls = utf8_impl_list(&count);
   for(i=0; i<count; i++){
     if( !impls[i]->cpu_supports() ) continue;
     CHECK_EQ(impls[i]->name, impls[i]->find_error(s, n), want);
+    /* the counting validator: the same offset, the characters before it */
+    chars = (size_t)-1;
+    CHECK_EQ(impls[i]->name, impls[i]->find_error_count(s, n, &chars), want);
+    CHECK_EQ("characters before the first error", chars, want_chars);
   }
   CHECK_EQ("utf8_find_error (dispatch)", utf8_find_error(s, n), want);
+  chars = (size_t)-1;
+  CHECK_EQ("utf8_find_error_count (dispatch)", utf8_find_error_count(s, n, &chars), want);
+  CHECK_EQ("characters before the first error (dispatch)", chars, want_chars);
   CHECK_EQ("utf8_is_valid", utf8_is_valid(s, n), want==n);
 }
 
