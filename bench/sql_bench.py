@@ -112,8 +112,6 @@ def main():
     con.execute("INSERT INTO big VALUES (?)", (big,))
     con.execute("CREATE TABLE cjk(v TEXT)")
     con.execute("INSERT INTO cjk VALUES (?)", ("".join(chr(0x4E00 + i % 20000) for i in range(200_000)),))
-    con.execute("CREATE TABLE t(a TEXT, b TEXT, c TEXT)")
-    con.execute("INSERT INTO t SELECT x, x, x FROM src")
     con.commit()
     con.close()
     n_units = len(big.encode().decode())  # characters of a well-formed value

@@ -69,7 +69,7 @@ check('audit', db.prepare("SELECT tbl, col, pk, error FROM utf8_audit('imported'
       [['imported', 'name', '1', 'truncated']]);
 const hexBefore = db.prepare('SELECT hex(name) FROM imported').raw().all();
 check('repair', one("SELECT utf8_repair('imported')"), [1]);
-check('repaired', one('SELECT hex(name) FROM imported'), ['5A6FEFBFBD']);
+check('repaired', one('SELECT hex(name) FROM imported'), ['636166EFBFBD']);
 check('undo', one('SELECT utf8_undo()'), [1]);
 check('undo-exact', db.prepare('SELECT hex(name) FROM imported').raw().all(), hexBefore);
 check('sqlite', typeof one('SELECT sqlite_version()')[0], 'string');
