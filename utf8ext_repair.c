@@ -848,15 +848,7 @@ static int prepare_read(repair_job *pJob, const utf8ext_table *p,
                         const int *aiCol, int n, sqlite3_stmt **pp){
   sqlite3_str *s = sqlite3_str_new(0);
   int i;
-  if( p->zRowid ){
-    sqlite3_str_appendf(s, "SELECT \"%w\".\"%w\"", p->zFrom, p->zRowid);
-  }else{
-    sqlite3_str_appendall(s, "SELECT NULL");
-  }
-  for(i=0; i<p->nPk; i++){
-    sqlite3_str_appendall(s, ", ");
-    utf8ext_append_column(s, p, p->aiPk[i]);
-  }
+  utf8ext_append_select_head(s, p);
   for(i=0; i<n; i++){
     sqlite3_str_appendall(s, ", ");
     utf8ext_append_column(s, p, aiCol[i]);

@@ -337,8 +337,7 @@ int utf8ext_scan_width(sqlite3 *db, const utf8ext_table *p){
   return n<p->nCol ? n : p->nCol;
 }
 
-char *utf8ext_scan_sql(const utf8ext_table *p, int iFirst, int nRead){
-  sqlite3_str *s = sqlite3_str_new(0);
+void utf8ext_append_select_head(sqlite3_str *s, const utf8ext_table *p){
   int i;
   if( p->zRowid ){
     sqlite3_str_appendf(s, "SELECT \"%w\".\"%w\"", p->zFrom, p->zRowid);
@@ -349,6 +348,12 @@ char *utf8ext_scan_sql(const utf8ext_table *p, int iFirst, int nRead){
     sqlite3_str_appendall(s, ", ");
     utf8ext_append_column(s, p, p->aiPk[i]);
   }
+}
+
+char *utf8ext_scan_sql(const utf8ext_table *p, int iFirst, int nRead){
+  sqlite3_str *s = sqlite3_str_new(0);
+  int i;
+  utf8ext_append_select_head(s, p);
   for(i=iFirst; i<iFirst+nRead && i<p->nCol; i++){
     sqlite3_str_appendall(s, ", ");
     utf8ext_append_column(s, p, i);

@@ -81,6 +81,13 @@ void utf8ext_table_free(utf8ext_table *p);
 char *utf8ext_scan_sql(const utf8ext_table *p, int iFirst, int nRead);
 
 /*
+** Append "SELECT <rowid or NULL>, <key parts>" to s: the columns
+** UTF8EXT_SCAN_ROWID and UTF8EXT_SCAN_KEY of every statement that reads p;
+** the caller appends the columns it reads and the FROM clause.
+*/
+void utf8ext_append_select_head(sqlite3_str *s, const utf8ext_table *p);
+
+/*
 ** How many of p's columns one SELECT can read beside its rowid and key
 ** (SQLITE_LIMIT_COLUMN caps a result row): p->nCol, except for a table
 ** of nearly 2000 columns, which is then read in passes of this many
