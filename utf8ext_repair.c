@@ -1110,7 +1110,12 @@ done:
   sqlite3_free(an);
   sqlite3_free(zPk);
   if( pKey ) sqlite3_free(sqlite3_str_finish(pKey));
-  if( pRead ) sqlite3_reset(pRead);
+  /* the values bound SQLITE_STATIC are freed above: drop the bindings */
+  if( pRead ){
+    sqlite3_reset(pRead);
+    sqlite3_clear_bindings(pRead);
+  }
+  if( *ppUpdate ) sqlite3_clear_bindings(*ppUpdate);
   return rc;
 }
 
