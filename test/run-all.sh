@@ -14,6 +14,7 @@ BUILD=${1:-build}
 total_pass=0
 total_fail=0
 skipped=()
+results=()
 
 # skip LABEL REASON: a suite not run, named in the closing lines.
 skip() { skipped+=("$1 ($2)"); }
@@ -27,6 +28,7 @@ run_suite() {
   line=$(echo "$out" | grep -oE '[0-9]+ passed, [0-9]+ failed' | tail -1)
   if [ -z "$line" ]; then
     echo "$label: no result line (exit $rc)"
+    results+=("$label: no result line")
     total_fail=$((total_fail + 1))
     return
   fi
@@ -34,6 +36,7 @@ run_suite() {
   f=${line#*, }; f=${f%% failed}
   if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
   echo "$label: $p passed, $f failed"
+  results+=("$label: $p passed, $f failed")
   total_pass=$((total_pass + p))
   total_fail=$((total_fail + f))
 }
@@ -125,8 +128,12 @@ done
 
 for s in "${skipped[@]}"; do echo "skipped: $s"; done
 if [ ${#skipped[@]} -eq 0 ]; then
-  echo "total: $total_pass passed, $total_fail failed"
+  total="total: $total_pass passed, $total_fail failed"
 else
-  echo "total: $total_pass passed, $total_fail failed, ${#skipped[@]} skipped"
+  total="total: $total_pass passed, $total_fail failed, ${#skipped[@]} skipped"
 fi
+# Every suite's line, for make test-fresh to compare with.
+{ echo "commit: $(git rev-parse HEAD 2>/dev/null)"; printf '%s\n' "${results[@]}"
+  for s in "${skipped[@]}"; do echo "skipped: $s"; done; echo "$total"; } >"$BUILD/run-all.results"
+echo "$total"
 [ "$total_fail" = 0 ]
