@@ -29,7 +29,7 @@ CORE_HDR := core/utf8.h core/impl.h core/context.h
 
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.
-MACHINE := $(shell $(CC) -dumpmachine)
+MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq (,$(filter x86_64%,$(MACHINE)))
   CORE_DEFS += -DUTF8EXT_HAVE_X86
   CORE_SRC  += core/simd_sse4.c core/simd_avx2.c core/simd_avx512.c core/cpu_x86.c
