@@ -20,10 +20,16 @@ results=()
 skip() { skipped+=("$1 ($2)"); }
 
 # run_suite LABEL COMMAND...: run it, show its output, add up its counts.
+# A suite still running after SUITE_TIMEOUT seconds (default 900) is
+# stopped and fails: a hang must not eat CI's time unnamed.
 run_suite() {
   local label=$1; shift
   local out rc line p f
-  out=$("$@" 2>&1); rc=$?
+  out=$(timeout -k 10 "${SUITE_TIMEOUT:-900}" "$@" 2>&1); rc=$?
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    out="$out
+$label: timed out after ${SUITE_TIMEOUT:-900}s"
+  fi
   echo "$out" | grep -v -E '^[a-z0-9_-]+( \([^)]*\))?: [0-9]+ passed, [0-9]+ failed$' || true
   line=$(echo "$out" | grep -oE '[0-9]+ passed, [0-9]+ failed' | tail -1)
   if [ -z "$line" ]; then
