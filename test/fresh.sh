@@ -57,10 +57,16 @@ mkdir -p "$BUILD"; : >"$log"
 mounted=()
 cleanup() {
   local i
+  # A second signal (make sends its child one more SIGTERM) must not cut
+  # the unmounting short.
+  trap '' INT TERM HUP
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
     umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" 2>/dev/null || true
   done
   mounted=()
+  for i in 1 2 3; do
+    findmnt -rn -o TARGET | grep "^$root/" | sort -r | xargs -r -n1 umount -l 2>/dev/null
+  done
   # Anything still mounted under it (a process left behind): never remove.
   if findmnt -rn -o TARGET | grep -q "^$root/"; then
     echo "test-fresh: $root still has mounts; left in place" >&2
@@ -92,6 +98,21 @@ for f in /etc/apt/apt.conf.d/*; do
   grep -q '^Acquire::' "$f" 2>/dev/null && grep '^Acquire::' "$f" >"$root/etc/apt/apt.conf.d/$(basename "$f")"
 done
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# This machine's TLS trust (its local CAs and the CA files its environment
+# names, for npm and git), so the fresh machine reaches what this one does.
+ca_env=()
+if [ -d /usr/local/share/ca-certificates ]; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp -rL /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
+fi
+for v in NODE_EXTRA_CA_CERTS SSL_CERT_FILE SSL_CERT_DIR GIT_SSL_CAINFO CURL_CA_BUNDLE; do
+  f=${!v:-}
+  [ -n "$f" ] && [ -e "$f" ] || continue
+  mkdir -p "$root$(dirname "$f")"
+  if [ -d "$f" ]; then mkdir -p "$root$f"; cp -rL "$f/." "$root$f/" 2>/dev/null
+  else cp -L "$f" "$root$f"; fi
+  ca_env+=("$v=$f")
+done
 
 mnt() { mount "$@" && mounted+=("${!#}"); }
 mnt -t proc proc "$root/proc" || fail "cannot mount /proc"
@@ -104,7 +125,7 @@ git bundle create "$root/tmp/utf8ext.bundle" HEAD >>"$log" 2>&1 || fail "git bun
 in_chroot() {
   chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    DEBIAN_FRONTEND=noninteractive CI="${CI:-}" /bin/bash -c "$1" </dev/null
+    DEBIAN_FRONTEND=noninteractive CI="${CI:-}" "${ca_env[@]}" /bin/bash -c "$1" </dev/null
 }
 
 t1=$SECONDS
