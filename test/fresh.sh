@@ -28,11 +28,20 @@ command -v debootstrap >/dev/null || fail "debootstrap is not installed (bash to
 head=$(git rev-parse HEAD) || fail "not a git checkout"
 
 # ---- the normal run to compare with ----------------------------------------
-if ! grep -qx "commit: $head" "$BUILD/run-all.results" 2>/dev/null; then
-  echo "test-fresh: no make test results of $head here; running make test first"
-  make --no-print-directory test </dev/null || fail "make test fails on this machine"
+# FRESH_EXPECTED=FILE compares with a results file of another run (its
+# commit is printed) instead of this machine's make test of HEAD.
+if [ -n "${FRESH_EXPECTED:-}" ]; then
+  [ -f "$FRESH_EXPECTED" ] || fail "no $FRESH_EXPECTED"
+  echo "test-fresh: comparing with $FRESH_EXPECTED ($(grep '^commit:' "$FRESH_EXPECTED"), HEAD is $head)"
+  cp "$FRESH_EXPECTED" "$BUILD/fresh-expected.results.new"
+  mv "$BUILD/fresh-expected.results.new" "$BUILD/fresh-expected.results"
+else
+  if ! grep -qx "commit: $head" "$BUILD/run-all.results" 2>/dev/null; then
+    echo "test-fresh: no make test results of $head here; running make test first"
+    make --no-print-directory test </dev/null || fail "make test fails on this machine"
+  fi
+  cp "$BUILD/run-all.results" "$BUILD/fresh-expected.results"
 fi
-cp "$BUILD/run-all.results" "$BUILD/fresh-expected.results"
 
 # ---- the mirror, from this machine's apt sources ----------------------------
 sources=
