@@ -15,6 +15,7 @@ total_pass=0
 total_fail=0
 skipped=()
 results=()
+commit=$(git rev-parse HEAD 2>/dev/null)
 
 # skip LABEL REASON: a suite not run, named in the closing lines.
 skip() { skipped+=("$1 ($2)"); }
@@ -139,7 +140,7 @@ else
   total="total: $total_pass passed, $total_fail failed, ${#skipped[@]} skipped"
 fi
 # Every suite's line, for make test-fresh to compare with.
-{ echo "commit: $(git rev-parse HEAD 2>/dev/null)"; printf '%s\n' "${results[@]}"
+{ echo "commit: $commit"; printf '%s\n' "${results[@]}"
   for s in "${skipped[@]}"; do echo "skipped: $s"; done; echo "$total"; } >"$BUILD/run-all.results"
 echo "$total"
 [ "$total_fail" = 0 ]
