@@ -325,3 +325,20 @@ clean-eco:
 
 .PHONY: static install uninstall dist cross cross-deps cross-windows cross-aarch64 \
         test-sqlite-versions chart clean-eco
+
+# ==========================================================================
+# ---- distribution: Debian packages, Python wheel, npm packages, cluster --
+# ==========================================================================
+#
+#   make deb          build/deb/*.deb: libsqlite3-mod-utf8ext, libutf8ext-dev
+#                     (packaging/debian; needs debhelper)
+#   make test-deb     build, lintian, install, load by bare name, purge (root)
+
+deb:
+	@bash tools/deb.sh --deps
+	@BUILD=$(BUILD) bash tools/deb.sh
+
+test-deb:
+	@BUILD=$(BUILD) bash test/deb_test.sh
+
+.PHONY: deb test-deb
