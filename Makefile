@@ -333,6 +333,8 @@ clean-eco:
 #   make deb          build/deb/*.deb: libsqlite3-mod-utf8ext, libutf8ext-dev
 #                     (packaging/debian; needs debhelper)
 #   make test-deb     build, lintian, install, load by bare name, purge (root)
+#   make wheel        build/wheel/dist/utf8ext-VERSION-py3-none-PLATFORM.whl
+#   make test-wheel   the wheel in a fresh venv (pip install --no-index)
 
 deb:
 	@bash tools/deb.sh --deps
@@ -341,4 +343,11 @@ deb:
 test-deb:
 	@BUILD=$(BUILD) bash test/deb_test.sh
 
-.PHONY: deb test-deb
+wheel: $(SO)
+	@bash tools/wheel.sh --deps
+	@BUILD=$(BUILD) SO=$(SO) bash tools/wheel.sh
+
+test-wheel:
+	@BUILD=$(BUILD) bash test/wheel_test.sh
+
+.PHONY: deb test-deb wheel test-wheel
