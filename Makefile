@@ -335,6 +335,8 @@ clean-eco:
 #   make test-deb     build, lintian, install, load by bare name, purge (root)
 #   make wheel        build/wheel/dist/utf8ext-VERSION-py3-none-PLATFORM.whl
 #   make test-wheel   the wheel in a fresh venv (pip install --no-index)
+#   make npm          build/npm/utf8ext-VERSION.tgz, utf8ext-PLATFORM-VERSION.tgz
+#   make test-npm     both tarballs with libsql in a fresh directory
 
 deb:
 	@bash tools/deb.sh --deps
@@ -350,4 +352,10 @@ wheel: $(SO)
 test-wheel:
 	@BUILD=$(BUILD) bash test/wheel_test.sh
 
-.PHONY: deb test-deb wheel test-wheel
+npm: $(SO)
+	@BUILD=$(BUILD) SO=$(SO) bash tools/npm.sh
+
+test-npm:
+	@BUILD=$(BUILD) bash test/npm_test.sh
+
+.PHONY: deb test-deb wheel test-wheel npm test-npm
