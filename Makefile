@@ -337,6 +337,8 @@ clean-eco:
 #   make test-wheel   the wheel in a fresh venv (pip install --no-index)
 #   make npm          build/npm/utf8ext-VERSION.tgz, utf8ext-PLATFORM-VERSION.tgz
 #   make test-npm     both tarballs with libsql in a fresh directory
+#   make cluster-demo a 3-node dqlite cluster on 127.0.0.1, utf8ext in each
+#   make test-cluster the same, asserted (go-dqlite's dqlite-demo and dqlite)
 
 deb:
 	@bash tools/deb.sh --deps
@@ -358,4 +360,20 @@ npm: $(SO)
 test-npm:
 	@BUILD=$(BUILD) bash test/npm_test.sh
 
-.PHONY: deb test-deb wheel test-wheel npm test-npm
+# utf8ext linked into a preload library that registers it in every
+# connection of a dqlite node (tools/cluster_preload.c says why).
+$(BUILD)/cluster/preload.so: tools/cluster_preload.c $(STATIC_EXT_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(PIC) -shared $(STATIC_EXT_DEFS) tools/cluster_preload.c \
+	  $(STATIC_EXT_SRC) -lsqlite3 -o $@
+
+cluster-deps:
+	@bash test/cluster.sh --deps
+
+cluster-demo: cluster-deps $(BUILD)/cluster/preload.so
+	@BUILD=$(BUILD) bash test/cluster.sh --demo
+
+test-cluster: cluster-deps $(BUILD)/cluster/preload.so
+	@BUILD=$(BUILD) bash test/cluster.sh
+
+.PHONY: deb test-deb wheel test-wheel npm test-npm cluster-deps cluster-demo test-cluster
