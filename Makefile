@@ -337,3 +337,55 @@ clean-eco:
 
 .PHONY: static install uninstall dist cross cross-deps cross-windows cross-aarch64 \
         test-sqlite-versions chart clean-eco
+
+# ==========================================================================
+# ---- distribution: Debian packages, Python wheel, npm packages, cluster --
+# ==========================================================================
+#
+#   make deb          build/deb/*.deb: libsqlite3-mod-utf8ext, libutf8ext-dev
+#                     (packaging/debian; needs debhelper)
+#   make test-deb     build, lintian, install, load by bare name, purge (root)
+#   make wheel        build/wheel/dist/utf8ext-VERSION-py3-none-PLATFORM.whl
+#   make test-wheel   the wheel in a fresh venv (pip install --no-index)
+#   make npm          build/npm/utf8ext-VERSION.tgz, utf8ext-PLATFORM-VERSION.tgz
+#   make test-npm     both tarballs with libsql in a fresh directory
+#   make cluster-demo a 3-node dqlite cluster on 127.0.0.1, utf8ext in each
+#   make test-cluster the same, asserted (go-dqlite's dqlite-demo and dqlite)
+
+deb:
+	@bash tools/deb.sh --deps
+	@BUILD=$(BUILD) bash tools/deb.sh
+
+test-deb:
+	@BUILD=$(BUILD) bash test/deb_test.sh
+
+wheel: $(SO)
+	@bash tools/wheel.sh --deps
+	@BUILD=$(BUILD) SO=$(SO) bash tools/wheel.sh
+
+test-wheel:
+	@BUILD=$(BUILD) bash test/wheel_test.sh
+
+npm: $(SO)
+	@BUILD=$(BUILD) SO=$(SO) bash tools/npm.sh
+
+test-npm:
+	@BUILD=$(BUILD) bash test/npm_test.sh
+
+# utf8ext linked into a preload library that registers it in every
+# connection of a dqlite node (tools/cluster_preload.c says why).
+$(BUILD)/cluster/preload.so: tools/cluster_preload.c $(STATIC_EXT_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(PIC) -shared $(STATIC_EXT_DEFS) tools/cluster_preload.c \
+	  $(STATIC_EXT_SRC) -lsqlite3 -o $@
+
+cluster-deps:
+	@bash test/cluster.sh --deps
+
+cluster-demo: cluster-deps $(BUILD)/cluster/preload.so
+	@BUILD=$(BUILD) bash test/cluster.sh --demo
+
+test-cluster: cluster-deps $(BUILD)/cluster/preload.so
+	@BUILD=$(BUILD) bash test/cluster.sh
+
+.PHONY: deb test-deb wheel test-wheel npm test-npm cluster-deps cluster-demo test-cluster
