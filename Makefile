@@ -268,7 +268,9 @@ install: $(SO) $(STATIC)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@MODULEDIR@|$(MODULEDIR)|g' \
 	    -e 's|@VERSION@|$(VERSION)|g' utf8ext.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/utf8ext.pc
-	$(INSTALL) -m 644 README.md CHANGELOG.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs
+	$(INSTALL) -m 644 README.md CHANGELOG.md LICENSE $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
 	$(INSTALL) -m 644 sql/*.sql $(DESTDIR)$(DATADIR)/sql/
 
 uninstall:
