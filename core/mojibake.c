@@ -28,16 +28,19 @@
 **    U+008D is "č"). A result with more C1 controls than the input is
 **    not used at all.
 ** 4. A candidate is strong when it is 3 or 4 characters long (â€™, ðŸ˜€)
-**    or starts with Â or Ã (Ã©, Â°). Â or Ã followed by a closing mark
+**    or starts with Â or Ã (Ã©, Â°). Ã (or another capital, not Â: no
+**    word ends in Â) followed by a closing mark
 **    (’ ” » › … – — ™ or NBSP) after a capital letter and not followed by
 **    a capital is no evidence on its own ("IRMÃ»" is Portuguese), only
 **    in a value that rule 5 already found misread.
 **    Other candidates (Ä›, Ð¸, Îº: two characters, a capital and a symbol)
 **    are weak.
-** 5. A run is fixed when it has a strong candidate, or two weak ones, or
-**    one weak one between two ASCII letters (dÄ›kuji). Once one run of the
-**    value is fixed that way, the value is known to be misread and every
-**    run with a candidate is fixed in the same pass.
+** 5. A run is fixed when it has a strong candidate or two weak ones; the
+**    whole run then, doubtful candidates too. Once one run of the value
+**    is fixed that way, the value is known to be misread: the weak
+**    candidates of the other runs are fixed too, and when every non-ASCII
+**    character of the value is in a candidate (all of it misread, no
+**    real accented text beside), the doubtful ones and rule 6 too.
 ** 6. "Â" followed by a plain space is a non-breaking space that lost its
 **    A0 byte (C2 A0 read as "Â" + NBSP, the NBSP then turned into a
 **    space): fixed when it follows an ASCII digit or punctuation
@@ -138,7 +141,9 @@ typedef struct pass_ctx {
   const unsigned char *s;   /* the text of this pass (may be out itself) */
   size_t n;
   utf8_moji_charset cs;
-  int rescue;               /* rule 5's second half: fix every candidate */
+  int rescue;               /* rule 5's second half: 1 the weak candidates,
+                            ** 2 all of them (every character misread) */
+  size_t leftover;          /* non-ASCII characters in no candidate */
   unsigned char *out;       /* NULL: only count */
   size_t o;
   uint32_t prev;            /* the source character before the position */
@@ -156,6 +161,14 @@ typedef struct cand {
   int c1;                   /* it has a C1 control that only latin1 has */
   int level;     /* 2: enough alone; 1: two in a run; 0: only with others */
 } cand;
+
+/* After a closing mark at s[j]: does the word end there (no letter
+** follows, or the mark is an NBSP or the apostrophe of "’s")? */
+static int word_ends(const pass_ctx *x, size_t j, uint32_t mark){
+  uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
+  if( mark==0xA0 || (mark==0x2019 && next=='s') ) return 1;
+  return !is_ascii_alpha(next) && !(next>=0xC0 && next<=0x24F && next!=0xD7 && next!=0xF7);
+}
 
 /* Rules 3 and 4 at s[i] in the run that ends at b; prev is the character
 ** before s[i]; pending how many continuation bytes the characters
@@ -206,15 +219,19 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     int s2 = after_word(second) || cp1252_letter(second);
     int s3 = after_word(last) || cp1252_letter(last);
     c->level = second==0xA0 || last==0xA0 ? 0 : s2 && s3 ? 1 : 2;
+  }else if( b0!=0xC2 && (is_closing(last) || last==0xA0) && is_upper(prev)
+            && word_ends(x, j, last) ){
+    c->level = 0;                        /* "IRMÃ»", "VIÐ»", "ÑANDÚ»" */
   }else if( b0==0xC2 || b0==0xC3 ){
-    uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
-    c->level = (is_closing(last) || last==0xA0) && is_upper(prev)
-               && !is_upper(next) ? 0 : 2;
-  }else if( after_word(last) || (cp1252_letter(last) && b0!=0xD0 && b0!=0xD1) ){
-    /* "Ó’", "ÚŽ": a capital and a mark or a letter (not Ð or Ñ, whose
-    ** "ÐŸ" is Cyrillic). Ä or Å after a
-    ** small ASCII letter is no capital: dÄ›kuji, liÅŸ. */
-    c->level = (b0==0xC4 || b0==0xC5) && prev>='a' && prev<='z' ? 2 : 1;
+    c->level = 2;                        /* Ã©, Â° */
+  }else if( (b0==0xC4 || b0==0xC5) && prev>='a' && prev<='z' ){
+    c->level = 2;                        /* dÄ›kuji, liÅŸ: no capital there */
+  }else if( after_word(last) ){
+    c->level = 1;                        /* Ð», Î±, and "Ó’" */
+  }else if( cp1252_letter(last) && b0!=0xD0 && b0!=0xD1 ){
+    /* "ÚŽASNÝ", "Úžasný": Czech and Slovak capitals before Š or Ž; other
+    ** capitals are not (Åž is Ş, ×ž is מ, ÐŸ is П) */
+    c->level = b0==0xD3 || b0==0xD4 || b0==0xDA || b0==0xDD ? 0 : 1;
   }else{
     c->level = 2;                        /* Ð¸, Îº, Ñƒ */
   }
@@ -241,7 +258,7 @@ static int track(const pass_ctx *x, int pending, uint32_t d){
 static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_run){
   if( b>=x->n || x->s[b]!=' ' || b-a<2 ) return 0;
   if( x->s[b-2]!=0xC3 || x->s[b-1]!=0x82 ) return 0;
-  if( x->rescue ) return 1;
+  if( x->rescue==2 ) return 1;
   if( b-2!=a ) return 0;
   return before_run>0x20 && before_run<0x7F && !is_ascii_alpha(before_run);
 }
@@ -266,11 +283,15 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       prev = u.codepoint;
       pending = track(x, pending, u.codepoint);
       i += u.length;
+      if( !(i==b && u.codepoint==0xC2 && b<x->n && x->s[b]==' ') ) x->leftover++;
     }
   }
-  fix = strong>0 || weak>=2;
+  /* fix 3: every candidate of the run; 1: the weak ones (rescue) */
+  fix = strong>0 || weak>=2 ? 3 : 0;
   if( fix ) x->confident++;
-  fix = ncand>0 && (fix || x->rescue);
+  if( !fix && x->rescue==1 && weak>0 ) fix = 1;
+  if( x->rescue==2 ) fix = 3;
+  if( ncand==0 ) fix = 0;
   nbsp = nbsp_at_end(x, a, b, before_run);
   if( nbsp ) end = b + 1;
   if( !fix && !nbsp ){
@@ -291,7 +312,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       i = b;
       break;
     }
-    if( fix && candidate(x, i, b, prev, pending, &c) ){
+    if( fix && candidate(x, i, b, prev, pending, &c) && (fix==3 || c.level>=1) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
       prev = c.last;
@@ -336,6 +357,7 @@ static void do_pass(pass_ctx *x){
     }
     if( q==p ){
       utf8_unit u = utf8_decode_valid(x->s+p);
+      x->leftover++;
       emit(x, x->s+p, u.length);
       x->prev = u.codepoint;
       p += u.length;
@@ -372,7 +394,7 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
       x.cs = (utf8_moji_charset)cs;
       do_pass(&x);                      /* count only */
       if( x.fixes==0 ) continue;
-      x.rescue = x.confident>0;
+      x.rescue = x.confident==0 ? 0 : x.leftover==0 ? 2 : 1;
       x.fixes = 0;
       x.confident = 0;
       x.out = out;

@@ -98,7 +98,8 @@ static void latin_word(buf *b, int lang, int caps){
   int len = 2+rnd(8), i;
   for(i=0; i<len; i++){
     if( rnd(3)==0 && !(caps && lang!=2 && lang!=3) ){
-      if( caps || (i==0 && rnd(4)==0) ) put_one_of(b, capitals[lang]);
+      if( caps && i==len-1 && lang==2 ) put_s(b, "Ã");  /* no word ends in Â */
+      else if( caps || (i==0 && rnd(4)==0) ) put_one_of(b, capitals[lang]);
       else put_one_of(b, alphabets[lang]);
     }else if( caps || (i==0 && rnd(4)==0) ){
       put_cp(b, 'A'+rnd(26));
