@@ -2,52 +2,56 @@
 ** core/mojibake.c - find and undo mojibake: UTF-8 text decoded with the
 ** wrong charset (Windows-1252 or Latin-1) and encoded as UTF-8 again.
 **
-** THE DECISION RULE (docs/mojibake.md says the same at more length)
+** THE DECISION RULE (docs/mojibake.md says the same with examples)
 **
 ** False positives are the enemy: real text must come back unchanged, so
-** a reading is undone only where the evidence is strong.
+** a reading is undone only where the evidence is strong, and only by an
+** exact re-encoding (nothing is ever guessed or dropped).
 **
-** 1. A value is looked at only when it is well-formed and has a byte C3
-**    (every character a misread lead byte becomes, U+00C2..U+00F4, is
-**    C3 xx in UTF-8). Anything else, ASCII first, is rejected by one memchr.
-** 2. A pass reads characters back to bytes as cp1252, and the C1
-**    controls U+0080..U+009F as their own bytes (WHATWG's cp1252 for
-**    81 8D 8F 90 9D, latin1 for the others: a pass that needs one of
-**    those is named latin1, else cp1252). A run is a maximal stretch of
-**    non-ASCII characters that all have such a byte.
-** 3. Inside a run, a candidate is a few characters whose bytes in C form
-**    one well-formed multi-byte UTF-8 sequence (lead C2..F4 and the right
-**    continuation bytes), and which decodes to a plausible character: in
-**    the blocks real text uses (Latin-1 letters and symbols, Latin
-**    Extended-A, the Romanian and Vietnamese letters of Extended-B, Greek,
-**    Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, punctuation,
-**    currency, symbols, CJK, kana, Hangul, U+FFFD, emoji, and cp1252's
-**    ƒ ˆ ˜), never IPA, a combining mark, a private-use or rare-script
-**    character, and a C1 control only right after a lead character (a
-**    deeper misreading the next pass undoes: "Ã„Â" + U+008D is "Ä" +
-**    U+008D is "č"). A result with more C1 controls than the input is
-**    not used at all.
-** 4. A candidate is strong when it is 3 or 4 characters long (â€™, ðŸ˜€)
-**    or starts with Â or Ã (Ã©, Â°). Ã (or another capital, not Â: no
-**    word ends in Â) followed by a closing mark
-**    (’ ” » › … – — ™ or NBSP) after a capital letter and not followed by
-**    a capital is no evidence on its own ("IRMÃ»" is Portuguese), only
-**    in a value that rule 5 already found misread.
-**    Other candidates (Ä›, Ð¸, Îº: two characters, a capital and a symbol)
-**    are weak.
-** 5. A run is fixed when it has a strong candidate or two weak ones; the
-**    whole run then, doubtful candidates too. Once one run of the value
-**    is fixed that way, the value is known to be misread: the weak
-**    candidates of the other runs are fixed too, and when every non-ASCII
-**    character of the value is in a candidate (all of it misread, no
-**    real accented text beside), the doubtful ones and rule 6 too.
-** 6. "Â" followed by a plain space is a non-breaking space that lost its
-**    A0 byte (C2 A0 read as "Â" + NBSP, the NBSP then turned into a
-**    space): fixed when it follows an ASCII digit or punctuation
-**    ("10Â km", "Note:Â x") or the value has other fixes in this pass.
-** 7. Every fix makes the text shorter, so passes end; a value is repaired
-**    pass after pass (double encodings) while a pass fixes something, at
-**    most UTF8_MOJI_MAX_DEPTH times. The chain is the passes' charsets.
+** 1. Fast rejection. A value is looked at only when it has a character
+**    U+00C2..U+00F4 (C3 82..C3 B4) followed by one that the misreading
+**    makes of a continuation byte (C2 xx, or cp1252's specials: C5, C6,
+**    CB, E2 lead bytes), or "Â" and a space; then it must be well-formed.
+**    ASCII, Greek, Russian, CJK and clean accented prose stop there.
+** 2. A pass reads characters back to bytes as cp1252, the C1 controls
+**    U+0080..U+009F as their own bytes (WHATWG's cp1252 for 81 8D 8F 90
+**    9D, Latin-1 for the others: a pass that needs one of those is named
+**    latin1, else cp1252). A run is a maximal stretch of non-ASCII
+**    characters that all have such a byte.
+** 3. A candidate is 2 to 4 characters of a run whose bytes form one
+**    well-formed multi-byte UTF-8 sequence that decodes to a plausible
+**    character: in the blocks real text uses (Latin-1, Latin Extended-A,
+**    Romanian and Vietnamese letters of Extended-B, cp1252's ƒ ˆ ˜, Greek,
+**    Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Latin and Greek
+**    Extended, punctuation, currency, symbols, CJK, kana, Hangul,
+**    half/full width, U+FFFD, emoji); never IPA, combining marks, private
+**    use, rare scripts, and a C1 control only as a continuation byte of a
+**    deeper misreading ("Ã„Â" + U+008D is "Ä" + U+008D is "č"). A result
+**    with more C1 controls than the input is thrown away whole.
+** 4. Each candidate has a level of evidence:
+**      2 (enough alone): 4 characters (ðŸ˜€); 3 characters (â€™, ä¸­)
+**        unless they end like a word (rule below); 2 starting with Â or Ã
+**        (Ã©, Â°); Ä or Å after a small ASCII letter (dÄ›kuji, liÅŸ);
+**        the others not listed below (Ð¸, Îº, Ñƒ, ÐŸ).
+**      1 (weak): 3 characters whose 2nd and 3rd are both marks that end
+**        a word or cp1252 letters ("rç…»", "blíž”"); 2 whose second is
+**        such a mark (Ð», Î±, but also "Ó’"); 2 whose second is Š š Œ œ
+**        Ž ž Ÿ after a capital other than Ó Ô Ú Ý.
+**      0 (doubtful): an NBSP inside 3 characters (é + NBSP + «); a
+**        capital (not Â) then a closing mark ’ ” » › … – — ™ or NBSP,
+**        after a capital, at the end of a word ("IRMÃ»", "VIÐ»"); Ó Ô Ú Ý
+**        then Š Ž š ž ("ÚŽASNÝ", "Úžasný").
+** 5. A run with a level-2 candidate or two level-1 ones is fixed whole.
+**    Once one run is fixed so, the value is known to be misread: level-1
+**    candidates of other runs are fixed too, and when every non-ASCII
+**    character of the value is in a candidate (all misread, no real
+**    accented text beside), the level-0 ones and rule 6 too.
+** 6. "Â" then a plain space is a non-breaking space (C2 A0 misread as
+**    "Â" + NBSP whose NBSP then became a space): fixed when that Â is a
+**    run of its own after an ASCII digit or punctuation ("10Â km").
+** 7. Every fix shortens the text. Passes repeat (double encodings) while
+**    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
+**    confident on its own. The chain is the passes' charsets.
 */
 #include "mojibake.h"
 #include "utf8.h"
@@ -62,8 +66,23 @@ const char *utf8_moji_name(utf8_moji_charset cs){
   }
 }
 
+/*
+** Rule 1: a candidate starts with a character U+00C2..U+00F4 (C3 82..C3 B4)
+** followed by one whose byte is 80-BF: U+0080..U+00BF (C2 xx) or one of
+** cp1252's 27 (C5, C6, CB or E2 lead bytes); rule 6 needs C3 82 then a
+** space. Text without such a pair, clean accented text too, stops here.
+*/
 int utf8_moji_possible(const unsigned char *s, size_t n){
-  return n>0 && memchr(s, 0xC3, n)!=0;
+  const unsigned char *p = s, *e = s+n;
+  while( n>0 && (p = memchr(p, 0xC3, (size_t)(e-p)))!=0 ){
+    if( e-p>=3 && p[1]>=0x82 && p[1]<=0xB4 ){
+      unsigned b = p[2];
+      if( b==0xC2 || b==0xC5 || b==0xC6 || b==0xCB || b==0xE2 ) return 1;
+      if( b==' ' && p[1]==0x82 ) return 1;
+    }
+    p++;
+  }
+  return 0;
 }
 
 /*

@@ -37,8 +37,9 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
 
 /*
 ** The cheap test: 0 when s[0..n) cannot hold mojibake of the charsets
-** above (no byte C3: every misread lead character, U+00C2..U+00F4, is
-** C3 xx in UTF-8), 1 when it may. utf8_unmojibake() starts with it.
+** above (no character U+00C2..U+00F4, which is C3 xx in UTF-8, followed
+** by one that a misreading makes of a continuation byte), 1 when it may.
+** utf8_unmojibake() starts with it; ASCII costs one memchr.
 */
 int utf8_moji_possible(const unsigned char *s, size_t n);
 
