@@ -1,6 +1,7 @@
 /*
 ** core/mojibake.c - find and undo mojibake: UTF-8 text decoded with the
-** wrong charset (Windows-1252 or Latin-1) and encoded as UTF-8 again.
+** wrong charset (Windows-1252, Latin-1 or Windows-1251) and encoded as
+** UTF-8 again.
 **
 ** THE DECISION RULE (docs/mojibake.md says the same with examples)
 **
@@ -13,6 +14,8 @@
 **    makes of a continuation byte (C2 xx, or cp1252's specials: C5, C6,
 **    CB, E2 lead bytes), or "Â" and a space; then it must be well-formed.
 **    ASCII, Greek, Russian, CJK and clean accented prose stop there.
+**    (For cp1251, rule 8: a Cyrillic letter В..ф, cp1251's lead bytes,
+**    followed by one whose cp1251 byte is 80-BF.)
 ** 2. A pass reads characters back to bytes as cp1252, the C1 controls
 **    U+0080..U+009F as their own bytes (WHATWG's cp1252 for 81 8D 8F 90
 **    9D, Latin-1 for the others: a pass that needs one of those is named
@@ -52,6 +55,13 @@
 ** 7. Every fix shortens the text. Passes repeat (double encodings) while
 **    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
 **    confident on its own. The chain is the passes' charsets.
+** 8. Windows-1251, tried only when the cp1252 pass finds nothing. Real
+**    Russian, Ukrainian, Bulgarian and Serbian text is made of the very
+**    characters this misreading produces, so the rule is stricter and
+**    has no levels: a run (of characters with a cp1251 byte) is fixed
+**    only when every one of its characters is inside a candidate and it
+**    has two candidates at least ("РџСЂРёРІРµС‚"); once one run is, runs
+**    of one candidate wholly consumed are fixed too ("РІ" for "в").
 */
 #include "mojibake.h"
 #include "utf8.h"
@@ -62,6 +72,7 @@ const char *utf8_moji_name(utf8_moji_charset cs){
   switch( cs ){
     case UTF8_MOJI_CP1252: return "cp1252";
     case UTF8_MOJI_LATIN1: return "latin1";
+    case UTF8_MOJI_CP1251: return "cp1251";
     default: return "?";
   }
 }
@@ -72,7 +83,7 @@ const char *utf8_moji_name(utf8_moji_charset cs){
 ** cp1252's 27 (C5, C6, CB or E2 lead bytes); rule 6 needs C3 82 then a
 ** space. Text without such a pair, clean accented text too, stops here.
 */
-int utf8_moji_possible(const unsigned char *s, size_t n){
+static int possible_1252(const unsigned char *s, size_t n){
   const unsigned char *p = s, *e = s+n;
   while( n>0 && (p = memchr(p, 0xC3, (size_t)(e-p)))!=0 ){
     if( e-p>=3 && p[1]>=0x82 && p[1]<=0xB4 ){
@@ -92,8 +103,28 @@ int utf8_moji_possible(const unsigned char *s, size_t n){
 ** cp1252; for the others only latin1 explains them, and a pass that needs
 ** one of those is named latin1).
 */
+/* Windows-1251 bytes 80-BF as WHATWG maps them (98 is U+0098). */
+static const uint16_t cp1251_high[64] = {
+  0x0402,0x0403,0x201A,0x0453,0x201E,0x2026,0x2020,0x2021,
+  0x20AC,0x2030,0x0409,0x2039,0x040A,0x040C,0x040B,0x040F,
+  0x0452,0x2018,0x2019,0x201C,0x201D,0x2022,0x2013,0x2014,
+  0x0098,0x2122,0x0459,0x203A,0x045A,0x045C,0x045B,0x045F,
+  0x00A0,0x040E,0x045E,0x0408,0x00A4,0x0490,0x00A6,0x00A7,
+  0x0401,0x00A9,0x0404,0x00AB,0x00AC,0x00AD,0x00AE,0x0407,
+  0x00B0,0x00B1,0x0406,0x0456,0x0491,0x00B5,0x00B6,0x00B7,
+  0x0451,0x2116,0x0454,0x00BB,0x0458,0x0405,0x0455,0x0457,
+};
+
+static int enc_1251(uint32_t cp){
+  int k;
+  if( cp>=0x410 && cp<=0x44F ) return (int)(cp-0x410+0xC0);
+  for(k=0; k<64; k++) if( cp1251_high[k]==cp ) return 0x80+k;
+  return -1;
+}
+
 static int enc_byte(utf8_moji_charset cs, uint32_t cp){
   if( cp<0x80 ) return (int)cp;
+  if( cs==UTF8_MOJI_CP1251 ) return enc_1251(cp);
   if( cs==UTF8_MOJI_LATIN1 || cp<=0xFF ) return cp<=0xFF ? (int)cp : -1;
   switch( cp ){
     case 0x20AC: return 0x80; case 0x201A: return 0x82; case 0x0192: return 0x83;
@@ -284,7 +315,7 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
 
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
-  size_t i = a, strong = 0, weak = 0, ncand = 0, end = b;
+  size_t i = a, strong = 0, weak = 0, ncand = 0, end = b, left0 = x->leftover;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
   int fix, nbsp;
@@ -307,11 +338,21 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   }
   /* fix 3: every candidate of the run; 1: the weak ones (rescue) */
   fix = strong>0 || weak>=2 ? 3 : 0;
+  if( x->cs==UTF8_MOJI_CP1251 ){
+    /* rule 8: every character of the run in a candidate, two at least */
+    fix = ncand>=2 && x->leftover==left0 ? 3 : 0;
+    if( fix ) x->confident++;
+    if( !fix && x->rescue && ncand>=1 && x->leftover==left0 ) fix = 3;
+    x->leftover = left0;
+    nbsp = 0;
+    goto decided;
+  }
   if( fix ) x->confident++;
   if( !fix && x->rescue==1 && weak>0 ) fix = 1;
   if( x->rescue==2 ) fix = 3;
   if( ncand==0 ) fix = 0;
   nbsp = nbsp_at_end(x, a, b, before_run);
+decided:
   if( nbsp ) end = b + 1;
   if( !fix && !nbsp ){
     emit(x, x->s+a, b-a);
@@ -350,6 +391,28 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   }
   x->prev = nbsp ? ' ' : prev;
   return end;
+}
+
+/*
+** Rule 8's filter: a Cyrillic capital В..Я or small а..ф (a cp1251 lead
+** byte C2..F4: D0 92..D1 84 in UTF-8) followed by a character whose
+** cp1251 byte is 80-BF: D0 80..8F, D1 90..9F, D2 90/91, C2 xx, E2 xx.
+*/
+static int possible_1251(const unsigned char *s, size_t n){
+  size_t i;
+  if( n<4 || (!memchr(s, 0xD0, n) && !memchr(s, 0xD1, n)) ) return 0;
+  for(i=0; i+3<n; i++){
+    unsigned b0 = s[i], b1 = s[i+1], c0 = s[i+2], c1 = s[i+3];
+    int lead = (b0==0xD0 && b1>=0x92) || (b0==0xD1 && b1<=0x84);
+    if( !lead ) continue;
+    if( (c0==0xD0 && c1<=0x8F) || (c0==0xD1 && c1>=0x90) || (c0==0xD2 && (c1==0x90 || c1==0x91))
+     || c0==0xC2 || c0==0xE2 ) return 1;
+  }
+  return 0;
+}
+
+int utf8_moji_possible(const unsigned char *s, size_t n){
+  return possible_1252(s, n) || possible_1251(s, n);
 }
 
 /* One pass of charset cs over x->s. */
@@ -404,8 +467,11 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
   size_t len = n;
   if( !utf8_moji_possible(s, n) || !utf8_is_valid(s, n) ) return 0;
   while( depth<UTF8_MOJI_MAX_DEPTH && utf8_moji_possible(cur, len) ){
-    int cs, done = 0;
-    for(cs=0; cs<=UTF8_MOJI_CP1252 && !done; cs++){   /* one union pass */
+    static const utf8_moji_charset order[2] = { UTF8_MOJI_CP1252, UTF8_MOJI_CP1251 };
+    int k, cs, done = 0;
+    for(k=0; k<2 && !done; k++){
+      cs = order[k];
+      if( cs==UTF8_MOJI_CP1252 ? !possible_1252(cur, len) : !possible_1251(cur, len) ) continue;
       pass_ctx x;
       memset(&x, 0, sizeof(x));
       x.s = cur;
@@ -418,7 +484,8 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
       x.confident = 0;
       x.out = out;
       do_pass(&x);
-      chain[depth++] = x.latin1 ? UTF8_MOJI_LATIN1 : (utf8_moji_charset)cs;
+      chain[depth++] = cs==UTF8_MOJI_CP1252 && x.latin1 ? UTF8_MOJI_LATIN1
+                                                   : (utf8_moji_charset)cs;
       cur = out;
       len = x.o;
       done = 1;

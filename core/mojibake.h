@@ -1,6 +1,6 @@
 /*
 ** core/mojibake.h - find and undo mojibake: UTF-8 text that was decoded
-** with the wrong charset (Windows-1252 or Latin-1) and encoded again, once
+** with the wrong charset (Windows-1252, Latin-1 or Windows-1251) and encoded again, once
 ** or more. Plain C, no SQLite, no allocation. The rule that decides is at
 ** the top of core/mojibake.c and in docs/mojibake.md.
 */
@@ -14,6 +14,7 @@
 typedef enum utf8_moji_charset {
   UTF8_MOJI_CP1252 = 0,   /* Windows-1252, 81 8D 8F 90 9D as U+0081.. */
   UTF8_MOJI_LATIN1,       /* ISO-8859-1: each byte its own code point */
+  UTF8_MOJI_CP1251,       /* Windows-1251 (Cyrillic), 98 as U+0098 */
   UTF8_MOJI_COUNT
 } utf8_moji_charset;
 
