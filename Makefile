@@ -5,6 +5,7 @@
 #   make test-asan  the same under AddressSanitizer + UBSan
 #   make test-tsan  the thread test under ThreadSanitizer
 #   make test-valgrind  the sql/ scripts in the sqlite3 shell under valgrind
+#   make test-fresh the README's commands on a fresh Debian 12 (debootstrap)
 #   make test-big   512 MiB and 100 MB values, peak memory (slow)
 #   make fuzz FUZZ_SECONDS=N  each libFuzzer target for N seconds
 #   make demo       build, load into sqlite3, audit the bundled sample table
@@ -14,6 +15,10 @@
 CC      ?= cc
 FUZZ_CC ?= clang
 CFLAGS  ?= -O2
+# CPPFLAGS and LDFLAGS (as packagers pass them, e.g. dpkg-buildflags'
+# hardening flags) go into every compile and every link below.
+CPPFLAGS ?=
+LDFLAGS  ?=
 WARN    := -Wall -Wextra
 PIC     := -fPIC -fvisibility=hidden
 BUILD   ?= build
@@ -25,7 +30,7 @@ CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h
 
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.
-MACHINE := $(shell $(CC) -dumpmachine)
+MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq (,$(filter x86_64%,$(MACHINE)))
   CORE_DEFS += -DUTF8EXT_HAVE_X86
   CORE_SRC  += core/simd_sse4.c core/simd_avx2.c core/simd_avx512.c core/cpu_x86.c
@@ -63,14 +68,14 @@ all: $(SO)
 # The core needs no SQLite header; the glue needs both.
 $(BUILD)/core/%.o: core/%.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -c $< -o $@
 
 $(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -c $< -o $@
 
 $(SO): $(GLUE_OBJ) $(CORE_OBJ)
-	$(CC) $(CFLAGS) -shared $^ -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared $^ -o $@
 
 # ---- tests --------------------------------------------------------------
 
@@ -79,11 +84,11 @@ deps:
 
 $(BUILD)/test/core_test: test/core_test.c test/reference.c test/reference.h test/testutil.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore -Itest test/core_test.c test/reference.c $(CORE_OBJ) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore -Itest test/core_test.c test/reference.c $(CORE_OBJ) -o $@
 
 $(BUILD)/test/context_test: test/context_test.c test/testutil.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore test/context_test.c $(CORE_OBJ) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/context_test.c $(CORE_OBJ) -o $@
 
 # core/mojibake.c against text misread by the test's own charset tables.
 $(BUILD)/test/mojibake_test: test/mojibake_test.c $(CORE_OBJ)
@@ -94,7 +99,7 @@ $(BUILD)/test/mojibake_test: test/mojibake_test.c $(CORE_OBJ)
 # reference. --quick (or a number, scaling the iterations) for sanitizers.
 $(BUILD)/test/simd_test: test/simd_test.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore test/simd_test.c $(CORE_OBJ) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/simd_test.c $(CORE_OBJ) -o $@
 
 # The extension's glue compiled into a test program, SQLite's API called
 # directly (SQLITE_CORE), registered with sqlite3_auto_extension().
@@ -104,25 +109,28 @@ STATIC_EXT_DEPS := $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ex
 
 $(BUILD)/test/malloc_test: test/malloc_test.c test/testutil.h $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(STATIC_EXT_DEFS) test/malloc_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/malloc_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
 
 $(BUILD)/test/thread_test: test/thread_test.c test/testutil.h $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(STATIC_EXT_DEFS) test/thread_test.c $(STATIC_EXT_SRC) -lsqlite3 -lpthread -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/thread_test.c $(STATIC_EXT_SRC) -lsqlite3 -lpthread -o $@
 
 $(BUILD)/test/limits_test: test/limits_test.c $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(STATIC_EXT_DEFS) test/limits_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/limits_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
 
 TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/context_test $(BUILD)/test/simd_test \
             $(BUILD)/test/malloc_test $(BUILD)/test/thread_test $(BUILD)/test/limits_test \
             $(BUILD)/test/mojibake_test
 
-# The fuzz targets need clang; without it make test skips them.
-HAVE_CLANG := $(shell command -v $(FUZZ_CC) 2>/dev/null)
-
+# The fuzz targets need clang, which make deps installs. Whether it is
+# there is asked when the recipe runs (after deps), not when make reads
+# this file; without it test/run-all.sh names the fuzz suites as skipped.
 test: deps
-	$(MAKE) --no-print-directory all $(TEST_BINS) $(if $(HAVE_CLANG),fuzz-build)
+	$(MAKE) --no-print-directory all $(TEST_BINS)
+	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory fuzz-build; \
+	else echo "make test: $(FUZZ_CC) is not installed; the fuzz targets are not built"; fi
 	@bash test/run-all.sh $(BUILD)
 
 # The same suite with AddressSanitizer and UndefinedBehaviorSanitizer: the
@@ -144,20 +152,24 @@ test-asan: deps
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 test-tsan: deps
 	@mkdir -p build-tsan/test
-	clang $(TSAN_FLAGS) $(WARN) $(STATIC_EXT_DEFS) test/thread_test.c $(STATIC_EXT_SRC) \
+	clang $(CPPFLAGS) $(TSAN_FLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/thread_test.c $(STATIC_EXT_SRC) \
 	  -lsqlite3 -lpthread -o build-tsan/test/thread_test
-	clang $(TSAN_FLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -shared \
+	clang $(CPPFLAGS) $(TSAN_FLAGS) $(WARN) $(LDFLAGS) $(PIC) $(CORE_DEFS) -Icore -I. -shared \
 	  $(STATIC_EXT_SRC) -o build-tsan/utf8ext.so
-	@rc=0; \
-	TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/test/thread_test 5 || rc=1; \
-	TSAN_OPTIONS=halt_on_error=1:exitcode=66 UTF8EXT_LOAD=build-tsan/utf8ext.so \
-	  build-tsan/test/thread_test 5 || rc=1; \
-	exit $$rc
+	@bash test/tsan.sh build-tsan
 
 # valgrind over the sql/ scripts in the real sqlite3 shell.
 test-valgrind: deps
 	$(MAKE) --no-print-directory all
 	@bash test/valgrind.sh ./utf8ext
+
+# A fresh Debian 12 (debootstrap --variant=minbase) with only make and
+# git added, a clone of HEAD in it, then the README's two commands (make
+# demo, make test) in a chroot; the totals must match this machine's
+# make test (test/fresh.sh; about N minutes).
+test-fresh:
+	@bash tools/install-deps.sh fresh
+	@bash test/fresh.sh
 
 # The slow and memory-hungry limits: a 512 MiB value validated and
 # repaired, utf8_codepoints and utf8_audit over 100 MB, peak RSS printed.
@@ -179,11 +191,11 @@ FUZZ_TARGETS := core sql
 
 $(FUZZ_BUILD)/fuzz_core: test/fuzz/fuzz_core.c test/reference.c $(CORE_SRC) $(CORE_HDR) test/reference.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARN) $(CORE_DEFS) -Icore -Itest test/fuzz/fuzz_core.c test/reference.c $(CORE_SRC) -o $@
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore -Itest test/fuzz/fuzz_core.c test/reference.c $(CORE_SRC) -o $@
 
 $(FUZZ_BUILD)/fuzz_sql: test/fuzz/fuzz_sql.c test/reference.c $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARN) $(STATIC_EXT_DEFS) test/fuzz/fuzz_sql.c test/reference.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/fuzz/fuzz_sql.c test/reference.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
 
 fuzz-build: $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 
@@ -204,7 +216,7 @@ demo: deps
 BENCH_SRC := bench/bench.c bench/naive.c
 $(BUILD)/bench/bench: $(BENCH_SRC) bench/naive.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore -Ibench $(BENCH_SRC) $(CORE_OBJ) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore -Ibench $(BENCH_SRC) $(CORE_OBJ) -o $@
 
 # The 1 MiB table also goes to $(BUILD)/bench/results.tsv, drawn by
 # bench/chart.sh as bench/results.png (the chart the README shows).
@@ -218,7 +230,7 @@ bench: deps all $(BUILD)/bench/bench
 clean:
 	rm -rf $(BUILD) build-asan build-tsan utf8ext.so utf8ext.dylib utf8ext.dll
 
-.PHONY: all deps test test-asan test-tsan test-valgrind test-big demo bench clean fuzz fuzz-build
+.PHONY: all deps test test-asan test-tsan test-valgrind test-fresh test-big demo bench clean fuzz fuzz-build
 
 # ==========================================================================
 # ---- ecosystem: static library, install, dist, embedding, cross builds ---
@@ -263,7 +275,9 @@ install: $(SO) $(STATIC)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@MODULEDIR@|$(MODULEDIR)|g' \
 	    -e 's|@VERSION@|$(VERSION)|g' utf8ext.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/utf8ext.pc
-	$(INSTALL) -m 644 README.md CHANGELOG.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs
+	$(INSTALL) -m 644 README.md CHANGELOG.md LICENSE $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
 	$(INSTALL) -m 644 sql/*.sql $(DESTDIR)$(DATADIR)/sql/
 
 uninstall:
@@ -279,7 +293,7 @@ dist:
 # linked dynamically, registered with sqlite3_auto_extension.
 $(BUILD)/test/embed_test: test/embed_test.c utf8ext.h $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -I. test/embed_test.c $(STATIC) $(SQLITE_LIBS) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -I. test/embed_test.c $(STATIC) $(SQLITE_LIBS) -o $@
 
 SQLITE_LIBS ?= -lsqlite3
 TEST_BINS   += $(BUILD)/test/embed_test
@@ -332,3 +346,55 @@ clean-eco:
 
 .PHONY: static install uninstall dist cross cross-deps cross-windows cross-aarch64 \
         test-sqlite-versions chart clean-eco
+
+# ==========================================================================
+# ---- distribution: Debian packages, Python wheel, npm packages, cluster --
+# ==========================================================================
+#
+#   make deb          build/deb/*.deb: libsqlite3-mod-utf8ext, libutf8ext-dev
+#                     (packaging/debian; needs debhelper)
+#   make test-deb     build, lintian, install, load by bare name, purge (root)
+#   make wheel        build/wheel/dist/utf8ext-VERSION-py3-none-PLATFORM.whl
+#   make test-wheel   the wheel in a fresh venv (pip install --no-index)
+#   make npm          build/npm/utf8ext-VERSION.tgz, utf8ext-PLATFORM-VERSION.tgz
+#   make test-npm     both tarballs with libsql in a fresh directory
+#   make cluster-demo a 3-node dqlite cluster on 127.0.0.1, utf8ext in each
+#   make test-cluster the same, asserted (go-dqlite's dqlite-demo and dqlite)
+
+deb:
+	@bash tools/deb.sh --deps
+	@BUILD=$(BUILD) bash tools/deb.sh
+
+test-deb:
+	@BUILD=$(BUILD) bash test/deb_test.sh
+
+wheel: $(SO)
+	@bash tools/wheel.sh --deps
+	@BUILD=$(BUILD) SO=$(SO) bash tools/wheel.sh
+
+test-wheel:
+	@BUILD=$(BUILD) bash test/wheel_test.sh
+
+npm: $(SO)
+	@BUILD=$(BUILD) SO=$(SO) bash tools/npm.sh
+
+test-npm:
+	@BUILD=$(BUILD) bash test/npm_test.sh
+
+# utf8ext linked into a preload library that registers it in every
+# connection of a dqlite node (tools/cluster_preload.c says why).
+$(BUILD)/cluster/preload.so: tools/cluster_preload.c $(STATIC_EXT_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(PIC) -shared $(STATIC_EXT_DEFS) tools/cluster_preload.c \
+	  $(STATIC_EXT_SRC) -lsqlite3 -o $@
+
+cluster-deps:
+	@bash test/cluster.sh --deps
+
+cluster-demo: cluster-deps $(BUILD)/cluster/preload.so
+	@BUILD=$(BUILD) bash test/cluster.sh --demo
+
+test-cluster: cluster-deps $(BUILD)/cluster/preload.so
+	@BUILD=$(BUILD) bash test/cluster.sh
+
+.PHONY: deb test-deb wheel test-wheel npm test-npm cluster-deps cluster-demo test-cluster

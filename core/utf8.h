@@ -27,7 +27,8 @@
 
 /*
 ** Why a unit is ill-formed. UTF8_OK marks a well-formed character. The
-** names are SPEC's vocabulary; utf8_reason_text() spells them.
+** names are the vocabulary of docs/reference.md ("One segmentation, six
+** reasons"); utf8_reason_text() spells them.
 */
 typedef enum utf8_reason {
   UTF8_OK = 0,                  /* a well-formed character */
@@ -41,7 +42,7 @@ typedef enum utf8_reason {
 
 #define UTF8_REASON_COUNT 7
 
-/* The reason's name as SPEC writes it ("overlong", ...); NULL for UTF8_OK. */
+/* The reason's name as docs/reference.md writes it ("overlong", ...); NULL for UTF8_OK. */
 const char *utf8_reason_text(utf8_reason reason);
 
 /*

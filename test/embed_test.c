@@ -108,7 +108,7 @@ static void check_prefix(sqlite3 *db, const char *zName, const char *zSql,
   free(zGot);
 }
 
-/* The functions, each with the results SPEC and the README give. */
+/* The functions, each with the results docs/reference.md gives. */
 static void test_functions(sqlite3 *db){
   check(db, "valid-1",
     "SELECT utf8_valid('Zoë'), utf8_valid(x'5A6FEB'), utf8_valid(x'C080'),"

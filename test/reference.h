@@ -1,6 +1,7 @@
 /*
 ** test/reference.h - a plain reference decoder, written straight from the
-** ABNF of RFC 3629 section 4 and SPEC's reasons table, sharing no code with
+** ABNF of RFC 3629 section 4 and the reasons table of docs/reference.md
+** ("One segmentation, six reasons"), sharing no code with
 ** core/. The core tests compare the engine with it; it is slow and simple
 ** on purpose.
 */

@@ -4,22 +4,38 @@
 # Each suite prints a line "NAME: N passed, N failed". The C tests of the
 # core run once; the Tcl suite runs once per validator implementation
 # this CPU supports (UTF8EXT_IMPL=...), so every SQL function is checked
-# on every path. The last line is the total.
+# on every path. A suite that cannot run here is never left out silently:
+# the closing lines name it and say why ("skipped: NAME (REASON)"). A test
+# program that should have been built and was not is a failure. The last
+# line is the total.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 total_pass=0
 total_fail=0
+skipped=()
+results=()
+commit=$(git rev-parse HEAD 2>/dev/null)
+
+# skip LABEL REASON: a suite not run, named in the closing lines.
+skip() { skipped+=("$1 ($2)"); }
 
 # run_suite LABEL COMMAND...: run it, show its output, add up its counts.
+# A suite still running after SUITE_TIMEOUT seconds (default 900) is
+# stopped and fails: a hang must not eat CI's time unnamed.
 run_suite() {
   local label=$1; shift
   local out rc line p f
-  out=$("$@" 2>&1); rc=$?
+  out=$(timeout -k 10 "${SUITE_TIMEOUT:-900}" "$@" 2>&1); rc=$?
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    out="$out
+$label: timed out after ${SUITE_TIMEOUT:-900}s"
+  fi
   echo "$out" | grep -v -E '^[a-z0-9_-]+( \([^)]*\))?: [0-9]+ passed, [0-9]+ failed$' || true
   line=$(echo "$out" | grep -oE '[0-9]+ passed, [0-9]+ failed' | tail -1)
   if [ -z "$line" ]; then
     echo "$label: no result line (exit $rc)"
+    results+=("$label: no result line")
     total_fail=$((total_fail + 1))
     return
   fi
@@ -27,6 +43,7 @@ run_suite() {
   f=${line#*, }; f=${f%% failed}
   if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
   echo "$label: $p passed, $f failed"
+  results+=("$label: $p passed, $f failed")
   total_pass=$((total_pass + p))
   total_fail=$((total_fail + f))
 }
@@ -50,36 +67,35 @@ for impl in "${impls[@]}"; do
 done
 run_suite context "$BUILD/test/context_test" ${CORE_TEST_ARGS:-}
 run_suite mojibake "$BUILD/test/mojibake_test" ${CORE_TEST_ARGS:-}
-if [ -x "$BUILD/test/simd_test" ]; then
-  run_suite simd "$BUILD/test/simd_test" ${SIMD_TEST_ARGS:-}
-fi
+run_suite simd "$BUILD/test/simd_test" ${SIMD_TEST_ARGS:-}
 
-# The embedding test (libutf8ext.a with Debian's libsqlite3), when built.
-if [ -x "$BUILD/test/embed_test" ]; then
-  run_suite embed "$BUILD/test/embed_test"
-fi
+# The embedding test (libutf8ext.a with Debian's libsqlite3).
+run_suite embed "$BUILD/test/embed_test"
 
 # The C tests of the SQL layer (test/malloc_test.c, thread_test.c,
-# limits_test.c), when built. Under AddressSanitizer they also check for
+# limits_test.c). Under AddressSanitizer they also check for
 # leaks (tclsh below cannot).
 c_env=()
 if [ -n "${ASAN_OPTIONS:-}" ]; then
   c_env=(ASAN_OPTIONS="${ASAN_OPTIONS//detect_leaks=0/detect_leaks=1}")
 fi
 for t in malloc thread limits; do
-  if [ -x "$BUILD/test/${t}_test" ]; then
-    run_suite "$t" env "${c_env[@]}" "$BUILD/test/${t}_test"
-  fi
+  run_suite "$t" env "${c_env[@]}" "$BUILD/test/${t}_test"
 done
 # A short run of each fuzz target, one after the other (FUZZ_SECONDS
-# each, default 15; 0 skips them), when built (they need clang).
-if [ "${FUZZ_SECONDS:-15}" != 0 ]; then
-  for t in core sql; do
-    if [ -x "$BUILD/fuzz/fuzz_$t" ]; then
-      run_suite "fuzz_$t" bash test/fuzz/run.sh "$BUILD" "$t" "${FUZZ_SECONDS:-15}"
-    fi
-  done
-fi
+# each, default 15; 0 skips them). They need clang (make deps installs
+# it); the Makefile builds them only when clang links a libFuzzer target.
+for t in core sql; do
+  if [ "${FUZZ_SECONDS:-15}" = 0 ]; then
+    skip "fuzz_$t" "FUZZ_SECONDS=0${SAN_PRELOAD:+: make fuzz runs it with the sanitizers}"
+  elif [ -x "$BUILD/fuzz/fuzz_$t" ]; then
+    run_suite "fuzz_$t" bash test/fuzz/run.sh "$BUILD" "$t" "${FUZZ_SECONDS:-15}"
+  elif ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
+    skip "fuzz_$t" "${FUZZ_CC:-clang} is not installed"
+  else
+    skip "fuzz_$t" "$BUILD/fuzz/fuzz_$t was not built (${FUZZ_CC:-clang} cannot link -fsanitize=fuzzer?)"
+  fi
+done
 
 # SAN_PRELOAD: sanitizer runtimes that tclsh needs to load a sanitized module.
 tclsh_env=()
@@ -87,15 +103,27 @@ if [ -n "${SAN_PRELOAD:-}" ]; then tclsh_env=(LD_PRELOAD="$SAN_PRELOAD"); fi
 # Bindings beyond Tcl: Debian's Python (its sqlite3 module loads extensions).
 if [ -x /usr/bin/python3 ]; then
   run_suite python env "${tclsh_env[@]}" /usr/bin/python3 test/python_test.py
+else
+  skip python "/usr/bin/python3 is not installed"
 fi
 # Install, dist and the static library's names, on a staged install.
 # Node.js through better-sqlite3, built from source once (test/node_test.sh).
-if [ -z "${SAN_PRELOAD:-}" ]; then
+if [ -n "${SAN_PRELOAD:-}" ]; then
+  for t in install node sqlite-versions; do
+    skip "$t" "not under the sanitizers: it builds and loads uninstrumented code; make test runs it"
+  done
+else
   run_suite install bash test/install_test.sh
   if command -v node >/dev/null && command -v npm >/dev/null; then
     run_suite node bash test/node_test.sh "$BUILD"
-    # SQLite 3.26 to 3.53, from amalgamations in npm packages.
+  else
+    skip node "node or npm is not installed"
+  fi
+  # SQLite 3.26 to 3.53, from amalgamations in npm packages.
+  if command -v npm >/dev/null; then
     run_suite sqlite-versions bash test/sqlite-versions.sh
+  else
+    skip sqlite-versions "npm is not installed"
   fi
 fi
 
@@ -106,5 +134,14 @@ for impl in "${impls[@]}"; do
   done
 done
 
-echo "total: $total_pass passed, $total_fail failed"
+for s in "${skipped[@]}"; do echo "skipped: $s"; done
+if [ ${#skipped[@]} -eq 0 ]; then
+  total="total: $total_pass passed, $total_fail failed"
+else
+  total="total: $total_pass passed, $total_fail failed, ${#skipped[@]} skipped"
+fi
+# Every suite's line, for make test-fresh to compare with.
+{ echo "commit: $commit"; printf '%s\n' "${results[@]}"
+  for s in "${skipped[@]}"; do echo "skipped: $s"; done; echo "$total"; } >"$BUILD/run-all.results"
+echo "$total"
 [ "$total_fail" = 0 ]

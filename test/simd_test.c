@@ -72,7 +72,7 @@ static const struct abnf_row *abnf_lead(unsigned b){
 }
 
 /*
-** The reason SPEC gives the ill-formed unit at s[0..n): no row starts
+** The reason docs/reference.md gives the ill-formed unit at s[0..n): no row starts
 ** with s[0], or the row breaks at some byte.
 */
 static int ref_reason(const unsigned char *s, size_t n){
