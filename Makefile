@@ -24,8 +24,9 @@ PIC     := -fPIC -fvisibility=hidden
 BUILD   ?= build
 SHELL   := /bin/bash
 
-CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c core/context.c
-CORE_HDR := core/utf8.h core/impl.h core/context.h
+CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c core/context.c \
+            core/mojibake.c
+CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h
 
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.
@@ -89,6 +90,11 @@ $(BUILD)/test/context_test: test/context_test.c test/testutil.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/context_test.c $(CORE_OBJ) -o $@
 
+# core/mojibake.c against text misread by the test's own charset tables.
+$(BUILD)/test/mojibake_test: test/mojibake_test.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(CORE_DEFS) -Icore test/mojibake_test.c $(CORE_OBJ) -o $@
+
 # Every SIMD path the CPU runs against the scalar core and an RFC 3629
 # reference. --quick (or a number, scaling the iterations) for sanitizers.
 $(BUILD)/test/simd_test: test/simd_test.c $(CORE_OBJ)
@@ -114,7 +120,8 @@ $(BUILD)/test/limits_test: test/limits_test.c $(STATIC_EXT_DEPS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/limits_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
 
 TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/context_test $(BUILD)/test/simd_test \
-            $(BUILD)/test/malloc_test $(BUILD)/test/thread_test $(BUILD)/test/limits_test
+            $(BUILD)/test/malloc_test $(BUILD)/test/thread_test $(BUILD)/test/limits_test \
+            $(BUILD)/test/mojibake_test
 
 # The fuzz targets need clang, which make deps installs. Whether it is
 # there is asked when the recipe runs (after deps), not when make reads

@@ -1,7 +1,8 @@
 /*
 ** utf8ext_scalars.c - the scalar functions of utf8ext: utf8_valid, utf8_fix,
 ** utf8_length, utf8_error_offset, utf8_error, utf8_check, utf8_encode,
-** utf8_recode, utf8ext_version and utf8ext_impl. Each reads its arguments
+** utf8_recode, utf8_mojibake, utf8_unmojibake, utf8ext_version and
+** utf8ext_impl. Each reads its arguments
 ** as docs/reference.md says (utf8ext_value_bytes), hands the bytes to
 ** core/, and turns the answer into an SQL result. Registered
 ** deterministic and innocuous, so they work in CHECK constraints, indexes,
@@ -13,6 +14,7 @@
 */
 #include "utf8ext_glue.h"
 #include "utf8ext.h"
+#include "mojibake.h"
 
 #include <string.h>
 
@@ -364,6 +366,78 @@ static void encodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   sqlite3_result_text64(ctx, (const char*)out, len, sqlite3_free, SQLITE_UTF8);
 }
 
+/*
+** utf8_mojibake(X) and utf8_unmojibake(X) share this: the misreadings of
+** X undone by core/mojibake.c. Returns the depth (0: nothing to undo, or
+** X NULL or ill-formed) with *pOut (from sqlite3_malloc) and *pLen; -1
+** after reporting an error to ctx.
+*/
+static int unmojibake_arg(sqlite3_context *ctx, sqlite3_value *v,
+                          utf8_moji_charset *chain, unsigned char **pOut,
+                          size_t *pLen){
+  const unsigned char *z;
+  sqlite3_int64 n;
+  unsigned char *out;
+  int rc, depth;
+  *pOut = 0;
+  rc = arg_bytes(ctx, v, &z, &n);
+  if( rc<=0 ) return rc;
+  if( !utf8_moji_possible(z, (size_t)n) ) return 0;
+  out = sqlite3_malloc64((sqlite3_uint64)n + 1);
+  if( out==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
+  depth = utf8_unmojibake(z, (size_t)n, out, pLen, chain);
+  if( depth==0 ){ sqlite3_free(out); return 0; }
+  *pOut = out;
+  return depth;
+}
+
+/*
+** utf8_mojibake(X): NULL when X shows no sign of a wrong decoding (or is
+** NULL or ill-formed); else the misreadings, outermost first: 'cp1252',
+** 'cp1252,cp1252', 'latin1'.
+*/
+static void mojibakeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
+  unsigned char *out;
+  size_t len;
+  char buf[UTF8_MOJI_MAX_DEPTH*8];
+  int depth, i;
+  (void)argc;
+  depth = unmojibake_arg(ctx, argv[0], chain, &out, &len);
+  if( depth<=0 ) return;
+  sqlite3_free(out);
+  buf[0] = 0;
+  for(i=0; i<depth; i++){
+    if( i ) strcat(buf, ",");
+    strcat(buf, utf8_moji_name(chain[i]));
+  }
+  sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+}
+
+/*
+** utf8_unmojibake(X): X with its misreadings undone; X itself (same type)
+** when there is nothing confident to undo.
+*/
+static void unmojibakeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
+  unsigned char *out;
+  size_t len;
+  int depth;
+  (void)argc;
+  depth = unmojibake_arg(ctx, argv[0], chain, &out, &len);
+  if( depth<0 ) return;
+  if( depth==0 ){
+    sqlite3_result_value(ctx, argv[0]);
+    return;
+  }
+  if( len>(size_t)length_limit(ctx) ){
+    sqlite3_free(out);
+    sqlite3_result_error_toobig(ctx);
+    return;
+  }
+  sqlite3_result_text64(ctx, (const char*)out, len, sqlite3_free, SQLITE_UTF8);
+}
+
 /* utf8ext_version(): the version of this extension. */
 static void versionFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   (void)argc; (void)argv;
@@ -398,6 +472,8 @@ int utf8ext_register_scalars(sqlite3 *db){
     { "utf8_check",        1, pure, checkFunc },
     { "utf8_encode",      -1, pure, encodeFunc },
     { "utf8_recode",       2, pure, recodeFunc },
+    { "utf8_mojibake",     1, pure, mojibakeFunc },
+    { "utf8_unmojibake",   1, pure, unmojibakeFunc },
     { "utf8ext_version",   0, SQLITE_UTF8 | SQLITE_INNOCUOUS, versionFunc },
     { "utf8ext_impl",      0, SQLITE_UTF8 | SQLITE_INNOCUOUS, implFunc },
   };

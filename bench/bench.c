@@ -41,6 +41,7 @@
 ** Nothing is asserted: this prints figures, the tests check answers.
 */
 #include "utf8.h"
+#include "mojibake.h"
 #include "impl.h"
 #include "naive.h"
 
@@ -514,6 +515,95 @@ static void counting_table(unsigned char *buf){
   n_rows = saved_n;
 }
 
+/* ---- the mojibake table ---------------------------------------------- */
+
+/*
+** utf8_unmojibake's core (what utf8_mojibake and utf8_unmojibake run) next
+** to the validator, on 1 MiB of clean text (ASCII; real sentences in five
+** languages; the random Latin and mixed corpora, whose random neighbours
+** do look like mojibake now and then) and of mojibake: the Latin corpus
+** whose UTF-8 was read as cp1252 and encoded again.
+*/
+static const uint16_t bench_cp1252[32] = {
+  0x20AC,0x81,0x201A,0x192,0x201E,0x2026,0x2020,0x2021,0x2C6,0x2030,0x160,
+  0x2039,0x152,0x8D,0x17D,0x8F,0x90,0x2018,0x2019,0x201C,0x201D,0x2022,0x2013,
+  0x2014,0x2DC,0x2122,0x161,0x203A,0x153,0x9D,0x17E,0x178 };
+
+static unsigned char *moji_out;
+static size_t unmojibake_row(const unsigned char *s, size_t n){
+  utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
+  size_t len = 0;
+  return (size_t)utf8_unmojibake(s, n, moji_out, &len, chain) + len;
+}
+
+/* Exactly n bytes at s: src (the UTF-8 of Latin text) misread as cp1252. */
+static void misread_fill(const unsigned char *src, unsigned char *s, size_t n){
+  size_t i = 0, k = 0;
+  while( i<n ){
+    unsigned char e[4];
+    unsigned b = src[k++];
+    size_t len = utf8_encode_scalar(b>=0x80 && b<0xA0 ? bench_cp1252[b-0x80] : b, e);
+    if( i+len>n ){ s[i++] = 'x'; continue; }
+    memcpy(s+i, e, len);
+    i += len;
+  }
+}
+
+/* Exactly n bytes of real sentences (French, German, Czech, Russian,
+** Greek), over and over: clean text as people write it. */
+static void prose_fill(unsigned char *s, size_t n){
+  static const char prose[] =
+    "L'\xC3\xA9t\xC3\xA9 dernier, nous sommes all\xC3\xA9s \xC3\xA0 No\xC3\xABl, "
+    "c'\xC3\xA9tait g\xC3\xA9nial. Gr\xC3\xB6\xC3\x9F""e: 10 m\xC2\xB2 f\xC3\xBCr 5 \xE2\x82\xAC. "
+    "P\xC5\x99\xC3\xAD""li\xC5\xA1 \xC5\xBElu\xC5\xA5ou\xC4\x8Dk\xC3\xBD k\xC5\xAF\xC5\x88. "
+    "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82, \xD0\xBC\xD0\xB8\xD1\x80! "
+    "\xCE\x9A\xCE\xB1\xCE\xBB\xCE\xB7\xCE\xBC\xCE\xAD\xCF\x81\xCE\xB1. ";
+  size_t i = 0, len = sizeof(prose)-1;
+  while( i+len<=n ){ memcpy(s+i, prose, len); i += len; }
+  while( i<n ) s[i++] = ' ';
+}
+
+static void mojibake_table(unsigned char *buf){
+  static const char *const names[5] = { "ASCII", "prose", "Latin", "mixed", "mojibake" };
+  static const corpus_kind kinds[4] = { C_ASCII, C_ASCII, C_LATIN, C_MIXED };
+  double ns[5][16];
+  row saved[16];
+  int saved_n = n_rows, c, r;
+  unsigned char *src = malloc(MIB+64);
+  moji_out = malloc(MIB+64);
+  if( !src || !moji_out ){ free(src); free(moji_out); return; }
+  memcpy(saved, rows, sizeof(rows));
+  n_rows = 0;
+  add_row("utf8_unmojibake", unmojibake_row);
+  add_row("utf8_find_error", utf8_find_error);
+  for(c=0; c<5; c++){
+    if( c==1 ){
+      prose_fill(buf, MIB);
+    }else if( c<4 ){
+      corpus_array(kinds[c], buf, MIB, 1);
+    }else{
+      corpus_array(C_LATIN, src, MIB, 1);
+      misread_fill(src, buf, MIB);
+    }
+    measure(buf, MIB, 1, ns[c]);
+  }
+  printf("\n== mojibake, 1 MiB: GB/s (utf8_unmojibake is what utf8_mojibake and "
+         "utf8_unmojibake run) ==\n");
+  printf("%-20s", "");
+  for(c=0; c<5; c++) printf("%12s", names[c]);
+  printf("\n");
+  for(r=0; r<n_rows; r++){
+    printf("%-20s", rows[r].name);
+    for(c=0; c<5; c++) printf("%12.3f", (double)MIB/ns[c][r]);
+    printf("\n");
+  }
+  fflush(stdout);
+  memcpy(rows, saved, sizeof(rows));
+  n_rows = saved_n;
+  free(src);
+  free(moji_out);
+}
+
 int main(void){
   unsigned char *buf = malloc(MIB+64);
   iconv_out = malloc(MIB+64);
@@ -527,12 +617,20 @@ int main(void){
   printf("utf8ext bench: dispatch chose %s; median of %d interleaved rounds\n",
          utf8_impl_name(), REPS);
 
+  /* BENCH_ONLY=mojibake: that table alone (a quick look). */
+  if( getenv("BENCH_ONLY") && strcmp(getenv("BENCH_ONLY"), "mojibake")==0 ){
+    mojibake_table(buf);
+    iconv_close(iconv_cd);
+    free(buf); free(iconv_out); free(fix_out);
+    return 0;
+  }
   validation_table("1 MiB value", MIB, 1, buf);
   validation_table("4096 strings of 16 bytes", 16, N_STRINGS, buf);
   validation_table("4096 strings of 64 bytes", 64, N_STRINGS, buf);
   validation_table("4096 strings of 256 bytes", 256, N_STRINGS, buf);
   counting_table(buf);
   repair_table(buf);
+  mojibake_table(buf);
 
   iconv_close(iconv_cd);
   free(buf);

@@ -122,6 +122,8 @@ static const char *const script[] = {
   "SELECT utf8_fix('a', x'C0')",
   "SELECT utf8_fix('a', '?', 'nonsense')",
   "SELECT utf8_recode('a', 'ebcdic')",
+  "SELECT utf8_mojibake('Caf\xC3\x83\xC2\xA9'), utf8_unmojibake('Caf\xC3\x83\xC2\xA9'),"
+  " utf8_unmojibake(v), utf8_mojibake(b) FROM t ORDER BY id",
   "SELECT utf8ext_version() IS NOT NULL, utf8ext_impl() IS NOT NULL",
   "SELECT t.id, count(*), sum(c.codepoint), sum(c.valid), sum(length(c.bytes)),"
   " group_concat(DISTINCT c.error)"

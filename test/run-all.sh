@@ -66,6 +66,7 @@ for impl in "${impls[@]}"; do
   run_suite "core [$impl]" env UTF8EXT_IMPL="$impl" "$BUILD/test/core_test" ${CORE_TEST_ARGS:-}
 done
 run_suite context "$BUILD/test/context_test" ${CORE_TEST_ARGS:-}
+run_suite mojibake "$BUILD/test/mojibake_test" ${CORE_TEST_ARGS:-}
 run_suite simd "$BUILD/test/simd_test" ${SIMD_TEST_ARGS:-}
 
 # The embedding test (libutf8ext.a with Debian's libsqlite3).

@@ -13,7 +13,8 @@
 ** function is called with VALUE bound as TEXT and as BLOB:
 **
 **   utf8_valid, utf8_fix with 1, 2 and 3 arguments, utf8_recode,
-**   utf8_length, utf8_error_offset, utf8_error, utf8_check, utf8_encode
+**   utf8_length, utf8_error_offset, utf8_error, utf8_check, utf8_mojibake,
+**   utf8_unmojibake, utf8_encode
 **   (of code points taken from VALUE), utf8ext_version, utf8ext_impl,
 **   utf8_codepoints, and utf8_audit over a table named R (quoted) whose
 **   columns hold VALUE and R, and over a WITHOUT ROWID table keyed by
@@ -326,6 +327,20 @@ static void check_scalars(sqlite3 *db, const fuzz_args *a, int asBlob){
 
   run1(db, "SELECT utf8_error(?1)", a, asBlob, &r);
   if( r.rc!=SQLITE_ROW || (r.type==SQLITE_NULL)!=valid ) fail("utf8_error", r.zErr);
+  result_free(&r);
+
+  /* utf8_unmojibake: X itself when not valid; else well-formed and never
+  ** longer; utf8_mojibake is NULL exactly when nothing changed. */
+  run1(db, "SELECT utf8_unmojibake(?1)", a, asBlob, &r);
+  if( r.rc!=SQLITE_ROW ) fail("utf8_unmojibake", r.zErr);
+  if( (asBlob || strcmp(db_encoding, "UTF-8")==0) && r.type!=SQLITE_NULL ){
+    if( !valid && (r.n!=n || (n && memcmp(r.z, s, n))) ) fail("utf8_unmojibake(invalid) changed X", 0);
+    if( valid && (r.n>n || ref_first_error(r.z, r.n)!=r.n) ) fail("utf8_unmojibake output", 0);
+  }
+  result_free(&r);
+  run1(db, "SELECT (utf8_mojibake(?1) IS NULL)"
+           " = (CAST(utf8_unmojibake(?1) AS BLOB) IS CAST(?1 AS BLOB))", a, asBlob, &r);
+  if( r.rc!=SQLITE_ROW || r.i!=1 ) fail("utf8_mojibake and utf8_unmojibake disagree", r.zErr);
   result_free(&r);
 
   run1(db, "SELECT utf8_check(?1)", a, asBlob, &r);

@@ -1,0 +1,47 @@
+/*
+** core/mojibake.h - find and undo mojibake: UTF-8 text that was decoded
+** with the wrong charset (Windows-1252, Latin-1 or Windows-1251) and encoded again, once
+** or more. Plain C, no SQLite, no allocation. The rule that decides is at
+** the top of core/mojibake.c and in docs/mojibake.md.
+*/
+#ifndef UTF8EXT_CORE_MOJIBAKE_H
+#define UTF8EXT_CORE_MOJIBAKE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The misreadings the engine knows. */
+typedef enum utf8_moji_charset {
+  UTF8_MOJI_CP1252 = 0,   /* Windows-1252, 81 8D 8F 90 9D as U+0081.. */
+  UTF8_MOJI_LATIN1,       /* ISO-8859-1: each byte its own code point */
+  UTF8_MOJI_CP1251,       /* Windows-1251 (Cyrillic), 98 as U+0098 */
+  UTF8_MOJI_COUNT
+} utf8_moji_charset;
+
+/* The most misreadings undone in one value. */
+#define UTF8_MOJI_MAX_DEPTH 4
+
+/* The charset's name as utf8_mojibake() spells it ("cp1252", "latin1"). */
+const char *utf8_moji_name(utf8_moji_charset cs);
+
+/*
+** Undo the misreadings of s[0..n). s must be well-formed UTF-8 (the caller
+** checks; ill-formed input gives 0 and out untouched). Returns how many
+** misreadings were undone (0 when none), with the charset of each in
+** chain[], outermost first (the one undone first), innermost last. When the
+** result is not 0, out holds the repaired text and *outlen its length.
+** out must have room for n bytes (undoing only shrinks the text); the
+** passes after the first work in it in place.
+*/
+int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
+                    size_t *outlen, utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH]);
+
+/*
+** The cheap test: 0 when s[0..n) cannot hold mojibake of the charsets
+** above (no character U+00C2..U+00F4, which is C3 xx in UTF-8, followed
+** by one that a misreading makes of a continuation byte), 1 when it may.
+** utf8_unmojibake() starts with it; ASCII costs one memchr.
+*/
+int utf8_moji_possible(const unsigned char *s, size_t n);
+
+#endif /* UTF8EXT_CORE_MOJIBAKE_H */

@@ -1,0 +1,338 @@
+/*
+** test/mojibake_test.c - the differential test of core/mojibake.c.
+**
+** Text T is generated, encoded as UTF-8, decoded as charset C (all 256
+** bytes are defined in both: cp1252 with WHATWG's five pass-through C1
+** controls, latin1) and encoded as UTF-8 again: that is mojibake M, made
+** by a second, independent implementation of the charsets (the tables
+** below, not the engine's). Then, for each T:
+**
+**   - unmojibake(T) must leave T alone (a change is a false positive);
+**   - unmojibake(M) must give T back, with chain "C";
+**   - unmojibake(misread twice) must give T back, with chain "C,C".
+**
+** Two generators. "ordinary": words as the languages write them (French,
+** German, Portuguese, Czech, Turkish, Greek, Russian, Hebrew, CJK, emoji,
+** punctuation between), where every count must be 0. "random": random code
+** points from Latin-1 Supplement, Latin Extended-A, general punctuation,
+** Greek, Cyrillic, CJK and emoji, in tokens among ASCII words. Random text
+** can look like mojibake itself ("Ã" then "©"); such T are counted and
+** left out of its round trips, which must then all succeed.
+**
+** Last line: "mojibake: N passed, N failed". A number argument scales the
+** iterations (--quick is 1/10).
+*/
+#include "mojibake.h"
+#include "utf8.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int n_pass, n_fail;
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(uint32_t k){            /* 0..k-1 */
+  rng ^= rng<<13; rng ^= rng>>7; rng ^= rng<<17;
+  return (uint32_t)(rng % k);
+}
+
+/* ---- text building ---- */
+typedef struct buf { unsigned char *z; size_t n, cap; } buf;
+static void put(buf *b, const void *z, size_t n){
+  if( b->n+n+8>b->cap ){
+    b->cap = (b->n+n+8)*2;
+    b->z = realloc(b->z, b->cap);
+    if( !b->z ){ perror("realloc"); exit(2); }
+  }
+  memcpy(b->z+b->n, z, n);
+  b->n += n;
+}
+static void put_cp(buf *b, uint32_t cp){
+  unsigned char e[4];
+  put(b, e, utf8_encode_scalar(cp, e));
+}
+static void put_s(buf *b, const char *z){ put(b, z, strlen(z)); }
+/* One character (UTF-8) of the string set z, at random. */
+static void put_one_of(buf *b, const char *z){
+  uint32_t cps[128];
+  int n = 0;
+  size_t i = 0, len = strlen(z);
+  while( i<len ){
+    utf8_unit u = utf8_decode_unit((const unsigned char*)z+i, len-i);
+    cps[n++] = u.codepoint;
+    i += u.length;
+  }
+  put_cp(b, cps[rnd((uint32_t)n)]);
+}
+
+/* ---- the charsets, independently of core/ ---- */
+static const uint16_t w1252[32] = {
+  0x20AC,0x81,0x201A,0x192,0x201E,0x2026,0x2020,0x2021,0x2C6,0x2030,0x160,
+  0x2039,0x152,0x8D,0x17D,0x8F,0x90,0x2018,0x2019,0x201C,0x201D,0x2022,0x2013,
+  0x2014,0x2DC,0x2122,0x161,0x203A,0x153,0x9D,0x17E,0x178 };
+/* Windows-1251 80-BF (WHATWG; 98 is U+0098); C0-FF are U+0410..U+044F. */
+static const uint16_t w1251[64] = {
+  0x402,0x403,0x201A,0x453,0x201E,0x2026,0x2020,0x2021,0x20AC,0x2030,0x409,
+  0x2039,0x40A,0x40C,0x40B,0x40F,0x452,0x2018,0x2019,0x201C,0x201D,0x2022,
+  0x2013,0x2014,0x98,0x2122,0x459,0x203A,0x45A,0x45C,0x45B,0x45F,0xA0,0x40E,
+  0x45E,0x408,0xA4,0x490,0xA6,0xA7,0x401,0xA9,0x404,0xAB,0xAC,0xAD,0xAE,0x407,
+  0xB0,0xB1,0x406,0x456,0x491,0xB5,0xB6,0xB7,0x451,0x2116,0x454,0xBB,0x458,
+  0x405,0x455,0x457 };
+static void misread(const buf *in, buf *out, utf8_moji_charset cs){
+  size_t i;
+  out->n = 0;
+  for(i=0; i<in->n; i++){
+    unsigned b = in->z[i];
+    if( cs==UTF8_MOJI_CP1251 && b>=0x80 ){
+      put_cp(out, b>=0xC0 ? 0x410+(b-0xC0) : w1251[b-0x80]);
+      continue;
+    }
+    put_cp(out, (cs==UTF8_MOJI_CP1252 && b>=0x80 && b<0xA0) ? w1252[b-0x80] : b);
+  }
+}
+
+/* ---- generators ---- */
+static const char *const alphabets[] = {
+  "éèêëàâçîïôûùüÿœæ",            /* French */
+  "äöüß",                         /* German */
+  "ãõáéíóúâêôçà",                 /* Portuguese */
+  "áčďéěíňóřšťúůýž",              /* Czech */
+  "çğıöşü",                       /* Turkish */
+};
+static const char *const capitals[] = {
+  "ÉÈÊÀÂÇÎÔÛ", "ÄÖÜ", "ÃÕÁÉÍÓÚÂÊÔÇ", "ÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ", "ÇĞİÖŞÜ" };
+static void ascii_word(buf *b, int len){
+  while( len-- ) put_cp(b, 'a'+rnd(26));
+}
+/* A word of language lang: ASCII letters, one in three accented. */
+static void latin_word(buf *b, int lang, int caps){
+  int len = 2+rnd(8), i;
+  for(i=0; i<len; i++){
+    if( rnd(3)==0 && !(caps && lang!=2 && lang!=3) ){
+      if( caps && i==len-1 && lang==2 ) put_s(b, "Ã");  /* no word ends in Â */
+      else if( caps || (i==0 && rnd(4)==0) ) put_one_of(b, capitals[lang]);
+      else put_one_of(b, alphabets[lang]);
+    }else if( caps || (i==0 && rnd(4)==0) ){
+      put_cp(b, 'A'+rnd(26));
+    }else{
+      put_cp(b, 'a'+rnd(26));
+    }
+  }
+}
+static void script_word(buf *b, uint32_t lo, uint32_t hi, int minlen){
+  int len = minlen+rnd(7), i;
+  for(i=0; i<len; i++) put_cp(b, lo+rnd(hi-lo+1));
+}
+static void ordinary_text(buf *b){
+  int words = 3+rnd(12), w;
+  static const char *const after[] = { "", "", "", ",", ".", "…", "»", "”",
+                                       "’s", ":", " —", " –", "!", "?" };
+  b->n = 0;
+  for(w=0; w<words; w++){
+    int kind = rnd(12);
+    if( w ) put_s(b, rnd(10)==0 ? "\xC2\xA0" : " ");
+    if( rnd(12)==0 ) put_s(b, rnd(2) ? "«" : "“");
+    switch( kind ){
+      case 0: case 1: ascii_word(b, 1+rnd(9)); break;
+      case 2: case 3: case 4: latin_word(b, rnd(5), 0); break;
+      case 5: latin_word(b, rnd(5), 1); break;
+      case 6: script_word(b, 0x3B1, 0x3C9, 2); break;            /* Greek */
+      case 7: script_word(b, 0x430, 0x44F, 2); break;            /* Russian */
+      case 8: script_word(b, 0x5D0, 0x5EA, 2); break;            /* Hebrew */
+      case 9: script_word(b, 0x4E00, 0x9FFF, 1); break;          /* CJK */
+      case 10: put_cp(b, 0x1F600+rnd(0x50)); break;              /* emoji */
+      default: put_s(b, rnd(2) ? "5 €" : "10 °C"); break;
+    }
+    put_s(b, after[rnd(sizeof(after)/sizeof(after[0]))]);
+  }
+}
+/* Russian only: words, spaces and ASCII punctuation (cp1251 mojibake of
+** it must come back whole). */
+static void russian_text(buf *b){
+  int words = 2+rnd(12), w;
+  b->n = 0;
+  for(w=0; w<words; w++){
+    if( w ) put_s(b, rnd(6)==0 ? ", " : " ");
+    if( rnd(8)==0 ) put_cp(b, 0x410+rnd(32));             /* a capital */
+    script_word(b, 0x430, 0x44F, 1);
+    if( rnd(10)==0 ) put_cp(b, 0x451);                   /* ё */
+  }
+  put_s(b, ".");
+}
+
+/* A random code point of the blocks the brief names. */
+static uint32_t random_cp(void){
+  switch( rnd(8) ){
+    case 0: return 0xA0+rnd(0x60);          /* Latin-1 Supplement */
+    case 1: return 0x100+rnd(0x80);         /* Latin Extended-A */
+    case 2: return 0x2010+rnd(0x18);        /* general punctuation */
+    case 3: return 0x391+rnd(0x38);         /* Greek */
+    case 4: return 0x410+rnd(0x40);         /* Cyrillic */
+    case 5: return 0x4E00+rnd(0x5200);      /* CJK */
+    case 6: return 0x1F300+rnd(0x300);      /* emoji */
+    default: return 'a'+rnd(26);
+  }
+}
+static void random_text(buf *b){
+  int words = 2+rnd(10), w, k;
+  b->n = 0;
+  for(w=0; w<words; w++){
+    if( w ) put_s(b, " ");
+    if( rnd(2) ) ascii_word(b, 1+rnd(8));
+    else for(k=1+rnd(4); k>0; k--) put_cp(b, random_cp());
+  }
+}
+
+/* ---- checks ---- */
+static unsigned char *outbuf;
+static size_t outcap;
+/* unmojibake(s) as a string; depth into *pd, chain into ch. */
+static int unmoji(const buf *s, size_t *plen, utf8_moji_charset *ch){
+  int d;
+  if( s->n+1>outcap ){
+    outcap = 2*(s->n+1);
+    outbuf = realloc(outbuf, outcap);
+  }
+  d = utf8_unmojibake(s->z, s->n, outbuf, plen, ch);
+  if( d==0 ){ memcpy(outbuf, s->z, s->n); *plen = s->n; }
+  return d;
+}
+static int same(const buf *t, size_t len){
+  return len==t->n && memcmp(outbuf, t->z, len)==0;
+}
+static void show(const char *what, const buf *t){
+  static int shown;
+  if( shown++<8 || getenv("MOJI_DEBUG") ) printf("  %s: %.*s\n", what, (int)t->n, t->z);
+}
+
+/* The name the engine gives misreading cs of text t: latin1 only when t's
+** UTF-8 has a byte 80-9F that cp1252 reads as something else. */
+static utf8_moji_charset expect_cs(const buf *t, utf8_moji_charset cs){
+  size_t i;
+  if( cs!=UTF8_MOJI_LATIN1 ) return cs;
+  for(i=0; i<t->n; i++){
+    unsigned b = t->z[i];
+    if( b>=0x80 && b<0xA0 && b!=0x81 && b!=0x8D && b!=0x8F && b!=0x90 && b!=0x9D ) return cs;
+  }
+  return UTF8_MOJI_CP1252;
+}
+
+typedef struct counts {
+  long values, changed, roundtrips, rt_fail, self_looking, unsure;
+  long rt1251, partial1251;
+} counts;
+
+/* A failed round trip that left the mojibake m as it was: the engine was
+** not confident (counted, not a failure of the random text). */
+static int left_alone(const buf *m, size_t len){ return same(m, len); }
+
+/*
+** strict: T must not change (else it counts as looked-like-mojibake);
+** exact1251: cp1251 round trips must be exact (else partial ones, where
+** only the runs it was sure of were undone, are counted, not failed).
+*/
+static void run(const char *name, void (*gen)(buf*), long iters, int strict,
+                int exact1251){
+  buf t = {0}, m = {0}, m2 = {0};
+  counts c = {0};
+  long it;
+  for(it=0; it<iters; it++){
+    utf8_moji_charset ch[UTF8_MOJI_MAX_DEPTH];
+    size_t len;
+    int d, cs;
+    gen(&t);
+    c.values++;
+    d = unmoji(&t, &len, ch);
+    if( d!=0 || !same(&t, len) ){
+      if( strict ){
+        c.changed++; show("changed", &t);
+        if( getenv("MOJI_DEBUG") ) printf("  to %.*s\n", (int)len, outbuf);
+      }
+      else c.self_looking++;
+      continue;
+    }
+    for(cs=0; cs<UTF8_MOJI_COUNT; cs++){
+      misread(&t, &m, (utf8_moji_charset)cs);
+      misread(&m, &m2, (utf8_moji_charset)cs);
+      c.roundtrips += 2;
+      if( m.n==t.n ){ c.roundtrips -= 2; continue; }   /* ASCII: nothing */
+      d = unmoji(&m, &len, ch);
+      if( cs==UTF8_MOJI_CP1251 && !exact1251 ){
+        c.roundtrips -= 2;
+        c.partial1251 += !same(&t, len);
+        d = unmoji(&m2, &len, ch);
+        c.partial1251 += !same(&t, len);
+        c.rt1251 += 2;
+        continue;
+      }
+      if( d==0 && left_alone(&m, len) ){ c.unsure++; }
+      else
+      /* cp1252 and latin1 are the same where no byte 80-9F occurs: the
+      ** engine names cp1252 then. */
+      if( !same(&t, len) || d!=1 || ch[0]!=expect_cs(&t, (utf8_moji_charset)cs) ){
+        c.rt_fail++; show("T", &t);
+        if( getenv("MOJI_DEBUG") ) printf("  got d=%d %.*s\n", d, (int)len, outbuf);
+      }
+      d = unmoji(&m2, &len, ch);
+      if( (d==0 && left_alone(&m2, len)) || (d==1 && left_alone(&m, len)) ){
+        c.unsure++;          /* not confident, or only of the outer one */
+      }
+      else if( !same(&t, len) || d!=2 || ch[0]!=expect_cs(&m, (utf8_moji_charset)cs)
+       || ch[1]!=expect_cs(&t, (utf8_moji_charset)cs) ){
+        c.rt_fail++; show("twice of", &t);
+        if( getenv("MOJI_DEBUG") ) printf("  got d=%d %.*s\n", d, (int)len, outbuf);
+      }
+    }
+  }
+  printf("%s: %ld values, %ld changed (false positives), %ld looked like "
+         "mojibake themselves, %ld round trips, %ld failed, %ld left alone "
+         "(not confident)\n", name, c.values, c.changed, c.self_looking,
+         c.roundtrips, c.rt_fail, c.unsure);
+  if( c.rt1251 ){
+    printf("%s: cp1251 misreadings of mixed text, %ld, not undone whole: %ld "
+           "(only the all-Cyrillic runs are)\n", name, c.rt1251, c.partial1251);
+  }
+  if( c.changed==0 && c.rt_fail==0 ) n_pass++; else n_fail++;
+  free(t.z); free(m.z); free(m2.z);
+}
+
+/* The chain names the charset: latin1 only where cp1252 cannot explain. */
+static void check_chain(void){
+  static const struct { const char *in, *out, *chain; } v[] = {
+    { "Caf\xC3\x83\xC2\xA9", "Caf\xC3\xA9", "cp1252" },
+    { "it\xC3\xA2\xE2\x82\xAC\xE2\x84\xA2s", "it\xE2\x80\x99s", "cp1252" },
+    { "it\xC3\xA2\xC2\x80\xC2\x99s", "it\xE2\x80\x99s", "latin1" },
+  };
+  size_t i;
+  for(i=0; i<sizeof(v)/sizeof(v[0]); i++){
+    buf b = {0};
+    utf8_moji_charset ch[UTF8_MOJI_MAX_DEPTH];
+    size_t len;
+    int d;
+    put_s(&b, v[i].in);
+    d = unmoji(&b, &len, ch);
+    if( d==1 && len==strlen(v[i].out) && memcmp(outbuf, v[i].out, len)==0
+     && strcmp(utf8_moji_name(ch[0]), v[i].chain)==0 ){
+      n_pass++;
+    }else{
+      n_fail++;
+      printf("chain case %d failed\n", (int)i);
+    }
+    free(b.z);
+  }
+}
+
+int main(int argc, char **argv){
+  long iters = 20000;
+  if( argc>1 ) iters = strcmp(argv[1], "--quick")==0 ? iters/10 : iters*atol(argv[1]);
+  check_chain();
+  if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "ordinary")==0 )
+    run("ordinary", ordinary_text, iters, 1, 0);
+  if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "random")==0 )
+    run("random", random_text, iters, 0, 0);
+  if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "russian")==0 )
+    run("russian", russian_text, iters, 1, 1);
+  printf("mojibake: %d passed, %d failed\n", n_pass, n_fail);
+  return n_fail!=0;
+}
