@@ -101,6 +101,12 @@ $(BUILD)/test/simd_test: test/simd_test.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/simd_test.c $(CORE_OBJ) -o $@
 
+# Every repair kernel (core/simd_kl.h kl_fix) against the reference's
+# repair, inputs and outputs against guard pages.
+$(BUILD)/test/fix_test: test/fix_test.c test/reference.c test/reference.h $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore -Itest test/fix_test.c test/reference.c $(CORE_OBJ) -o $@
+
 # The extension's glue compiled into a test program, SQLite's API called
 # directly (SQLITE_CORE), registered with sqlite3_auto_extension().
 STATIC_EXT_SRC  := $(GLUE_SRC) $(CORE_SRC)
@@ -120,6 +126,7 @@ $(BUILD)/test/limits_test: test/limits_test.c $(STATIC_EXT_DEPS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/limits_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
 
 TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/context_test $(BUILD)/test/simd_test \
+            $(BUILD)/test/fix_test \
             $(BUILD)/test/malloc_test $(BUILD)/test/thread_test $(BUILD)/test/limits_test \
             $(BUILD)/test/mojibake_test
 
@@ -323,7 +330,7 @@ cross-windows: cross-deps build-mingw/include/sqlite3ext.h
 	@bash test/cross-check.sh dll build-mingw/utf8ext.dll $(MINGW)-objdump
 
 AARCH64_TESTS := build-aarch64/test/core_test build-aarch64/test/context_test \
-                 $(if $(wildcard test/simd_test.c),build-aarch64/test/simd_test)
+                 build-aarch64/test/simd_test build-aarch64/test/fix_test
 cross-aarch64: cross-deps build-aarch64/include/sqlite3ext.h
 	$(MAKE) --no-print-directory CC=$(AARCH64)-gcc AR=$(AARCH64)-ar BUILD=build-aarch64 \
 	  SO=build-aarch64/utf8ext.so STATIC=build-aarch64/libutf8ext.a \

@@ -617,9 +617,11 @@ int main(void){
   printf("utf8ext bench: dispatch chose %s; median of %d interleaved rounds\n",
          utf8_impl_name(), REPS);
 
-  /* BENCH_ONLY=mojibake: that table alone (a quick look). */
-  if( getenv("BENCH_ONLY") && strcmp(getenv("BENCH_ONLY"), "mojibake")==0 ){
-    mojibake_table(buf);
+  /* BENCH_ONLY=mojibake or BENCH_ONLY=repair: that table alone (a quick look). */
+  if( getenv("BENCH_ONLY") && (strcmp(getenv("BENCH_ONLY"), "mojibake")==0
+                            || strcmp(getenv("BENCH_ONLY"), "repair")==0) ){
+    if( strcmp(getenv("BENCH_ONLY"), "repair")==0 ) repair_table(buf);
+    else mojibake_table(buf);
     iconv_close(iconv_cd);
     free(buf); free(iconv_out); free(fix_out);
     return 0;

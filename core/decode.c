@@ -90,6 +90,41 @@ utf8_unit utf8_decode_unit(const unsigned char *s, size_t n){
 }
 
 /*
+** utf8_unit_len's rows (core/impl.h): Table 3-7 again, as data. Written out by
+** byte range; test/core_test.c checks every row against utf8_decode_unit.
+*/
+#define ROW_BAD  { 0, 0x80, 0x3F, 1 }
+#define ROW_2    { 1, 0x80, 0x3F, 0 }
+#define ROW_3    { 2, 0x80, 0x3F, 0 }
+#define ROW_4    { 3, 0x80, 0x3F, 0 }
+#define ROW_1    { 0, 0x80, 0x3F, 0 }
+#define X4(...) __VA_ARGS__, __VA_ARGS__, __VA_ARGS__, __VA_ARGS__
+#define X16(...) X4(__VA_ARGS__), X4(__VA_ARGS__), X4(__VA_ARGS__), X4(__VA_ARGS__)
+const utf8_unit_row utf8_unit_rows[] = {
+  X16(ROW_1), X16(ROW_1), X16(ROW_1), X16(ROW_1),                 /* 00-3F */
+  X16(ROW_1), X16(ROW_1), X16(ROW_1), X16(ROW_1),                 /* 40-7F */
+  X16(ROW_BAD), X16(ROW_BAD), X16(ROW_BAD), X16(ROW_BAD),       /* 80-BF */
+  ROW_BAD, ROW_BAD, ROW_2, ROW_2, X4(ROW_2), X4(ROW_2), X4(ROW_2), /* C0-CF */
+  X16(ROW_2),                                                     /* D0-DF */
+  { 2, 0xA0, 0x1F, 0 },                                           /* E0 */
+  X4(ROW_3), X4(ROW_3), X4(ROW_3),                                /* E1-EC */
+  { 2, 0x80, 0x1F, 0 },                                           /* ED */
+  ROW_3, ROW_3,                                                   /* EE-EF */
+  { 3, 0x90, 0x2F, 0 },                                           /* F0 */
+  ROW_4, ROW_4, ROW_4,                                            /* F1-F3 */
+  { 3, 0x80, 0x0F, 0 },                                           /* F4 */
+  ROW_BAD, ROW_BAD, ROW_BAD, X4(ROW_BAD), X4(ROW_BAD),            /* F5-FF */
+};
+#undef ROW_BAD
+#undef ROW_1
+#undef ROW_2
+#undef ROW_3
+#undef ROW_4
+#undef X4
+#undef X16
+_Static_assert(sizeof(utf8_unit_rows)/sizeof(utf8_unit_rows[0])==256, "one row per byte");
+
+/*
 ** The length of the well-formed character at s[0] (rest>=1 bytes left),
 ** or 0 when an ill-formed unit starts there. Table 3-7 written out for
 ** the well-formed case only: the scalar validators need no reason and no

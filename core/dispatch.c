@@ -25,7 +25,7 @@ extern const utf8_impl utf8_impl_neon;
 static int always(void){ return 1; }
 
 static const utf8_impl impl_scalar = {
-  "scalar", always, utf8_find_error_scalar, utf8_find_error_count_scalar
+  "scalar", always, utf8_find_error_scalar, utf8_find_error_count_scalar, 0
 };
 
 /* Best first; the scalar reference last, as the one that always runs. */
@@ -149,6 +149,21 @@ size_t utf8_find_error_count(const unsigned char *s, size_t n, size_t *chars){
     case ID_NEON:   return utf8_find_error_count_neon(s, n, chars);
 #endif
     default:        return utf8_find_error_count_scalar(s, n, chars);
+  }
+}
+
+int utf8_fix_vector(const unsigned char *s, size_t n, const unsigned char *r,
+                    size_t rlen, int per_byte, unsigned char *out, size_t *len){
+  switch( current_id() ){
+#if defined(UTF8EXT_HAVE_X86)
+    case ID_AVX512: *len = utf8_fix_avx512(s, n, r, rlen, per_byte, out); return 1;
+    case ID_AVX2:   *len = utf8_fix_avx2(s, n, r, rlen, per_byte, out); return 1;
+    case ID_SSE4:   *len = utf8_fix_sse4(s, n, r, rlen, per_byte, out); return 1;
+#endif
+#if defined(UTF8EXT_HAVE_NEON)
+    case ID_NEON:   *len = utf8_fix_neon(s, n, r, rlen, per_byte, out); return 1;
+#endif
+    default:        return 0;
   }
 }
 

@@ -13,6 +13,7 @@
 #define UTF8EXT_CORE_IMPL_H
 
 #include <stddef.h>
+#include <string.h>
 
 typedef size_t (*utf8_find_error_fn)(const unsigned char *s, size_t n);
 
@@ -24,11 +25,21 @@ typedef size_t (*utf8_find_error_fn)(const unsigned char *s, size_t n);
 typedef size_t (*utf8_find_error_count_fn)(const unsigned char *s, size_t n,
                                            size_t *chars);
 
+/*
+** utf8_fix for a replacement r of at least 3 bytes, written once per
+** ill-formed unit (per_byte: once per byte of it), inside the vector loop
+** (core/simd_kl.h, kl_fix). Same bytes and length as utf8_fix.
+*/
+typedef size_t (*utf8_fix_fn)(const unsigned char *s, size_t n,
+                              const unsigned char *r, size_t rlen,
+                              int per_byte, unsigned char *out);
+
 typedef struct utf8_impl {
   const char *name;           /* what utf8ext_impl() reports */
   int (*cpu_supports)(void);  /* 1 if this CPU can run it */
   utf8_find_error_fn find_error;
   utf8_find_error_count_fn find_error_count;
+  utf8_fix_fn fix;            /* NULL for the scalar one */
 } utf8_impl;
 
 /* The scalar reference: always built, runs everywhere. */
@@ -37,6 +48,13 @@ size_t utf8_find_error_count_scalar(const unsigned char *s, size_t n, size_t *ch
 
 /* The chosen implementation's find_error_count (core/dispatch.c). */
 size_t utf8_find_error_count(const unsigned char *s, size_t n, size_t *chars);
+
+/*
+** The chosen implementation's fix, its result in *len: 0 when it has
+** none (the scalar one), and utf8_fix does the work itself.
+*/
+int utf8_fix_vector(const unsigned char *s, size_t n, const unsigned char *r,
+                    size_t rlen, int per_byte, unsigned char *out, size_t *len);
 
 /*
 ** Every implementation compiled into this build, best first, ending with
@@ -54,7 +72,9 @@ const utf8_impl *utf8_impl_find(const char *name);
 */
 #define UTF8_DECLARE_IMPL(x) \
   size_t utf8_find_error_##x(const unsigned char *s, size_t n); \
-  size_t utf8_find_error_count_##x(const unsigned char *s, size_t n, size_t *chars);
+  size_t utf8_find_error_count_##x(const unsigned char *s, size_t n, size_t *chars); \
+  size_t utf8_fix_##x(const unsigned char *s, size_t n, const unsigned char *r, \
+                      size_t rlen, int per_byte, unsigned char *out);
 #if defined(UTF8EXT_HAVE_X86)
 UTF8_DECLARE_IMPL(avx512)
 UTF8_DECLARE_IMPL(avx2)
@@ -63,6 +83,35 @@ UTF8_DECLARE_IMPL(sse4)
 #if defined(UTF8EXT_HAVE_NEON)
 UTF8_DECLARE_IMPL(neon)
 #endif
+
+/*
+** The length of the unit at s[0] (n>=1 bytes left) as utf8_decode_unit
+** gives it, and in *bad whether it is ill-formed, with few branches: in
+** the repair loop an error's bytes are random, and a mispredicted branch
+** costs more than the rest of the unit. utf8_unit_rows[b] (core/decode.c)
+** holds, for a first byte b, the continuation bytes its character needs,
+** the range of the first of them (lo, lo+span), and bad=1 for a byte no
+** character starts with. Bytes past n read as 0, which continues nothing:
+** a cut sequence ends where utf8_decode_unit ends it. test/core_test.c
+** checks the two agree on every string of up to 4 bytes it builds.
+*/
+typedef struct utf8_unit_row { unsigned char need, lo, span, bad; } utf8_unit_row;
+extern const utf8_unit_row utf8_unit_rows[256];
+
+static inline size_t utf8_unit_len(const unsigned char *s, size_t n, int *bad){
+  unsigned char b[4] = {0, 0, 0, 0};
+  utf8_unit_row row = utf8_unit_rows[s[0]];
+  unsigned m1, m2, m3, matched;
+  if( __builtin_expect(n>=4, 1) ) memcpy(b, s, 4);
+  else memcpy(b, s, n);
+  m1 = (unsigned)(unsigned char)(b[1]-row.lo) <= row.span;
+  m2 = m1 & ((b[2] & 0xC0)==0x80);
+  m3 = m2 & ((b[3] & 0xC0)==0x80);
+  matched = m1 + m2 + m3;
+  if( matched>row.need ) matched = row.need;
+  *bad = row.bad | (matched!=row.need);
+  return matched+1;
+}
 
 #if defined(UTF8EXT_HAVE_X86)
 /* core/cpu_x86.c: 1 when the CPU has the instructions and the OS saves

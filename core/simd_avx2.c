@@ -31,6 +31,9 @@ static inline KL_TARGET kl_vec kl_load_partial(const unsigned char *p, size_t r)
     return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
   }
 }
+static inline KL_TARGET void kl_store(unsigned char *p, kl_vec v){
+  _mm256_storeu_si256((__m256i*)p, v);
+}
 static inline KL_TARGET kl_vec kl_zero(void){ return _mm256_setzero_si256(); }
 static inline KL_TARGET kl_vec kl_splat(uint8_t b){ return _mm256_set1_epi8((char)b); }
 static inline KL_TARGET kl_vec kl_table(const uint8_t *t){
@@ -75,7 +78,9 @@ KL_TARGET size_t utf8_find_error_avx2(const unsigned char *s, size_t n){
 KL_TARGET size_t utf8_find_error_count_avx2(const unsigned char *s, size_t n, size_t *chars){
   return kl_find_error_count(s, n, chars);
 }
+KL_DEFINE_FIX(avx2)
 
 const utf8_impl utf8_impl_avx2 = {
-  "avx2", utf8_cpu_has_avx2, utf8_find_error_avx2, utf8_find_error_count_avx2
+  "avx2", utf8_cpu_has_avx2, utf8_find_error_avx2, utf8_find_error_count_avx2,
+  utf8_fix_avx2
 };

@@ -24,6 +24,9 @@ static inline KL_TARGET kl_vec kl_load(const unsigned char *p){
 static inline KL_TARGET kl_vec kl_load_partial(const unsigned char *p, size_t r){
   return _mm512_maskz_loadu_epi8((__mmask64)(~0ull>>(64-r)), (const void*)p);
 }
+static inline KL_TARGET void kl_store(unsigned char *p, kl_vec v){
+  _mm512_storeu_si512((void*)p, v);
+}
 static inline KL_TARGET kl_vec kl_zero(void){ return _mm512_setzero_si512(); }
 static inline KL_TARGET kl_vec kl_splat(uint8_t b){ return _mm512_set1_epi8((char)b); }
 static inline KL_TARGET kl_vec kl_table(const uint8_t *t){
@@ -59,6 +62,19 @@ static inline KL_TARGET uint64_t kl_cont_bits(kl_vec v){
   return (uint64_t)_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64));
 }
 
+/*
+** lo<=b<=hi is b-lo<=hi-lo, unsigned, with the subtraction wrapping; one
+** compare when lo is 0 or lo is hi (the arguments are constants, so only
+** one of the three remains).
+*/
+#define KL_HAVE_IN_RANGE
+static inline KL_TARGET uint64_t kl_in_range(kl_vec v, uint8_t lo, uint8_t hi){
+  if( lo==hi ) return (uint64_t)_mm512_cmpeq_epu8_mask(v, _mm512_set1_epi8((char)lo));
+  if( lo==0 ) return (uint64_t)_mm512_cmple_epu8_mask(v, _mm512_set1_epi8((char)hi));
+  return (uint64_t)_mm512_cmple_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)lo)),
+                                          _mm512_set1_epi8((char)(hi-lo)));
+}
+
 #include "simd_kl.h"
 
 /* The dispatcher calls these by name; the list holds them too. */
@@ -68,7 +84,9 @@ KL_TARGET size_t utf8_find_error_avx512(const unsigned char *s, size_t n){
 KL_TARGET size_t utf8_find_error_count_avx512(const unsigned char *s, size_t n, size_t *chars){
   return kl_find_error_count(s, n, chars);
 }
+KL_DEFINE_FIX(avx512)
 
 const utf8_impl utf8_impl_avx512 = {
-  "avx512", utf8_cpu_has_avx512, utf8_find_error_avx512, utf8_find_error_count_avx512
+  "avx512", utf8_cpu_has_avx512, utf8_find_error_avx512, utf8_find_error_count_avx512,
+  utf8_fix_avx512
 };

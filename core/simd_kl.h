@@ -48,6 +48,7 @@
 **   kl_vec            the vector type
 **   kl_load(p)        KL_BYTES bytes from p, unaligned
 **   kl_load_partial(p,r)  r bytes from p (0<r<=KL_BYTES), then zeros
+**   kl_store(p,v)     KL_BYTES bytes to p, unaligned (the repair loop)
 **   kl_zero(), kl_splat(b)
 **   kl_table(t)       the 16 bytes t[0..16) repeated in every 16-byte lane
 **   kl_lookup(t,i)    t[i] per byte, i in 0..15 (PSHUFB / TBL)
@@ -68,6 +69,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /*
 ** The error classes, one bit each. The pattern is "previous byte, this
@@ -321,20 +323,31 @@ static inline KL_TARGET size_t kl_conts_to(const unsigned char *s, size_t at,
 ** (its bytes less its continuation bytes) come in the same pass: one
 ** compare and a POPCNT per non-ASCII block, none for ASCII. Both uses
 ** are compiled from this one body (always inlined, conts a constant).
+**
+** kl_validate_from starts at s+i0 (i0<n), a unit boundary, as if s began
+** there (the bytes before it are not read), with constants built by the
+** caller: the repair loop (kl_fix) calls it once per well-formed stretch.
+** Its answer is an offset into s; *conts counts from s+i0. With warm set,
+** s+i0 need not be a unit boundary: the block before it is read
+** (i0>=KL_BYTES) as in the middle of a value, which is right when its
+** last three bytes belong to well-formed characters (one of which may
+** go on at s+i0).
 */
 static inline __attribute__((always_inline)) KL_TARGET
-size_t kl_validate(const unsigned char *s, size_t n, size_t *conts){
-  kl_consts k = kl_consts_init();
+size_t kl_validate_from(const kl_consts *kp, const unsigned char *s,
+                        size_t i0, size_t n, size_t *conts, int warm){
+  kl_consts k = *kp;
   kl_vec prev = kl_zero();       /* the block before s+i (zeros: ASCII) */
   kl_vec open = kl_zero();       /* non-zero if prev ends inside a sequence */
   kl_vec in, err;
-  size_t i = 0, e;
-  size_t c = 0;                  /* continuation bytes of s[0..i) */
+  size_t i = i0, e;
+  size_t c = 0;                  /* continuation bytes of s[i0..i) */
 
-  if( n==0 ){
-    if( conts ) *conts = 0;
-    return 0;
+  if( warm ){
+    prev = kl_load(s+i0-KL_BYTES);
+    open = kl_open_at_end(&k, prev);
   }
+
   while( i+KL_BYTES<n ){
     in = kl_load(s+i);
     if( kl_is_ascii(in) ){
@@ -355,7 +368,8 @@ size_t kl_validate(const unsigned char *s, size_t n, size_t *conts){
       open = kl_zero();
       continue;
     }
-    err = i ? kl_block_errors_at(&k, in, prev, s+i) : kl_block_errors(&k, in, prev);
+    err = i!=i0 || warm ? kl_block_errors_at(&k, in, prev, s+i)
+                        : kl_block_errors(&k, in, prev);
     if( kl_any(err) ){
       e = kl_exact(&k, i, in, prev, kl_nonzero_bits(err));
       if( conts ) *conts = kl_conts_to(s, i, e, in, c);
@@ -384,6 +398,16 @@ size_t kl_validate(const unsigned char *s, size_t n, size_t *conts){
   return n;
 }
 
+static inline __attribute__((always_inline)) KL_TARGET
+size_t kl_validate(const unsigned char *s, size_t n, size_t *conts){
+  kl_consts k = kl_consts_init();
+  if( n==0 ){
+    if( conts ) *conts = 0;
+    return 0;
+  }
+  return kl_validate_from(&k, s, 0, n, conts, 0);
+}
+
 static KL_TARGET size_t kl_find_error(const unsigned char *s, size_t n){
   return kl_validate(s, n, 0);
 }
@@ -395,5 +419,241 @@ static KL_TARGET size_t kl_find_error_count(const unsigned char *s, size_t n,
   *chars = e - conts;
   return e;
 }
+
+/*
+** REPAIR (utf8_fix; core/fix.c says what it does)
+**
+** kl_fix is utf8_fix for a replacement of 3 bytes or more, written once
+** per unit or once per byte. The validator runs from one error to the
+** next with its constants built once; the well-formed stretch between is
+** copied in whole vectors; the run of ill-formed units at an error is
+** segmented with utf8_unit_len (utf8_decode_unit's lengths, with few
+** branches: an error's bytes are random, so branches there mispredict);
+** and the validator starts again at the first well-formed character
+** after the run, a unit boundary, exactly as utf8_find_error on that
+** tail would.
+**
+** A short stretch is copied as one vector, which may write past its end.
+** That is safe because such a replacement never makes a unit shorter (a
+** unit is at most 3 bytes): the output of s[j..n), j a unit boundary, is
+** at least n-j bytes long, so a vector stored at the output of s+j with
+** j+KL_BYTES<=n stays inside the output, and the bytes it writes past
+** the stretch are written again by what follows.
+*/
+static inline KL_TARGET size_t kl_add_sat(size_t a, size_t b){
+  return a>SIZE_MAX-b ? SIZE_MAX : a+b;
+}
+
+/* Copy s[i..e) (e>i) to out; n is where s ends. */
+static inline KL_TARGET void kl_copy_stretch(unsigned char *out, const unsigned char *s,
+                                             size_t i, size_t e, size_t n){
+  size_t len = e-i, j;
+  if( len<=KL_BYTES ){
+    if( i+KL_BYTES<=n ) kl_store(out, kl_load(s+i));
+    else memcpy(out, s+i, len);
+  }else if( len<=8*KL_BYTES ){
+    /* whole vectors, the last one ending where the stretch ends */
+    for(j=0; j+KL_BYTES<len; j+=KL_BYTES) kl_store(out+j, kl_load(s+i+j));
+    kl_store(out+len-KL_BYTES, kl_load(s+e-KL_BYTES));
+  }else{
+    memcpy(out, s+i, len);     /* long: the C library's copy is the fastest */
+  }
+}
+
+/* Append the replacement r[0..rlen) (rlen 3 when three is 1, a constant). */
+static inline KL_TARGET void kl_put(unsigned char *out, size_t *o,
+                                    const unsigned char *r, size_t rlen, int three){
+  if( out ){
+    if( three ) memcpy(out+*o, r, 3);
+    else memcpy(out+*o, r, rlen);
+  }
+  *o = kl_add_sat(*o, three ? 3 : rlen);
+}
+
+/*
+** Dirty text, read in windows instead of unit by unit. Unit by unit, each
+** length waits on the one before and each error's bytes steer branches
+** the predictor cannot learn. A window is the KL_W=KL_BYTES-1 bytes from
+** p, read with the three after them; it gives, as a bit per byte, with
+** masks only:
+**
+**   good    bytes of well-formed characters;
+**   starts  where units start: every byte that is not a continuation
+**           byte, and a continuation byte unless a lead 1, 2 or 3 bytes
+**           before it takes it in (its maximal subpart reaches it).
+**
+** A well-formed character is a whole unit, so the ill-formed units are the
+** starts that are not good, and the window's output is its good bytes
+** with a replacement at each of those. Windows follow each other at fixed
+** steps of KL_W bytes, so the loads do not wait on the masks; what a
+** character or a maximal subpart that starts in one window covers of the
+** next (at most 3 bytes) is carried over in two small masks. The first
+** window starts at a unit boundary (the error kl_exact found), with
+** nothing carried in; the last ends at its last unit start, where the
+** validator starts again.
+*/
+#define KL_W (KL_BYTES-1)
+#define KL_BELOW(b) ((1ull<<(b))-1)
+
+
+typedef struct kl_window {
+  uint64_t good, starts;     /* bits 0..KL_W-1 are the window's */
+  uint64_t carry_good;       /* bits 0..2: good bytes of the next window */
+  uint64_t carry_taken;      /* bits 0..2: its bytes a lead here takes in */
+} kl_window;
+
+/*
+** Bits of bytes with lo<=b<=hi. A file may define its own (a compare into
+** a mask register where there is one) and say so with KL_HAVE_IN_RANGE.
+*/
+#ifndef KL_HAVE_IN_RANGE
+static inline KL_TARGET uint64_t kl_in_range(kl_vec v, uint8_t lo, uint8_t hi){
+  return ~kl_nonzero_bits(kl_or(kl_subs(kl_splat(lo), v), kl_subs(v, kl_splat(hi))))
+       & (KL_BYTES==64 ? ~0ull : KL_BELOW(KL_BYTES%64));
+}
+#endif
+
+/* Bits KL_W-3, KL_W-2, KL_W-1 of x as bits 0, 1, 2. */
+#define KL_TOP3(x) (((x)>>(KL_W-3)) & 7)
+
+static inline KL_TARGET kl_window kl_read_window(const unsigned char *p,
+                                                 uint64_t carry_good,
+                                                 uint64_t carry_taken){
+  kl_vec b0 = kl_load(p), b1 = kl_load(p+1);
+  uint64_t here = KL_BELOW(KL_W);
+  uint64_t cont0 = kl_cont_bits(b0);
+  uint64_t cont1 = kl_cont_bits(b1);
+  uint64_t cont2 = kl_cont_bits(kl_load(p+2));
+  uint64_t cont3 = kl_cont_bits(kl_load(p+3));
+  uint64_t ascii = ~kl_top_bits(b0);
+  uint64_t lead2 = kl_in_range(b0, 0xC2, 0xDF) & here;
+  uint64_t lead3 = kl_in_range(b0, 0xE0, 0xEF) & here;
+  uint64_t lead4 = kl_in_range(b0, 0xF0, 0xF4) & here;
+  uint64_t below_a0 = kl_in_range(b1, 0x00, 0x9F);
+  uint64_t below_90 = kl_in_range(b1, 0x00, 0x8F);
+  /* the first continuation, in the lead's range (Table 3-7) */
+  uint64_t first = cont1
+    & ~(kl_in_range(b0, 0xE0, 0xE0) & below_a0)
+    & ~(kl_in_range(b0, 0xED, 0xED) & ~below_a0)
+    & ~(kl_in_range(b0, 0xF0, 0xF0) & below_90)
+    & ~(kl_in_range(b0, 0xF4, 0xF4) & ~below_90);
+  uint64_t v2 = lead2 & cont1;                      /* whole characters */
+  uint64_t p1 = v2 | ((lead3 | lead4) & first);     /* leads taking 1 byte in */
+  uint64_t p2 = (lead3 | lead4) & first & cont2;    /* ... taking 2 */
+  uint64_t v3 = lead3 & p2;
+  uint64_t v4 = lead4 & p2 & cont3;
+  uint64_t taken = (p1<<1) | (p2<<2) | (v4<<3) | carry_taken;
+  uint64_t t2 = KL_TOP3(v2), t3 = KL_TOP3(v3), t4 = KL_TOP3(v4);
+  uint64_t tp1 = KL_TOP3(p1), tp2 = KL_TOP3(p2);
+  kl_window w;
+  w.good = ascii | v2 | (v2<<1) | v3 | (v3<<1) | (v3<<2)
+         | v4 | (v4<<1) | (v4<<2) | (v4<<3) | carry_good;
+  w.starts = ~(cont0 & taken) & here;
+  /* byte t of the next window is byte KL_W+t here */
+  w.carry_good = (((t2>>2) | (t3>>1) | (t3>>2) | t4 | (t4>>1) | (t4>>2)) & 1)
+               | ((((t3>>2) | (t4>>1) | (t4>>2)) & 1)<<1)
+               | (((t4>>2) & 1)<<2);
+  w.carry_taken = (((tp1>>2) | (tp2>>1) | t4) & 1)
+                | ((((tp2>>2) | (t4>>1)) & 1)<<1)
+                | (((t4>>2) & 1)<<2);
+  return w;
+}
+
+/*
+** One step through a window: its good bytes from cur up to the next
+** ill-formed unit (or to the window's end, the top bit of *bad), then the
+** replacement. Returns 1 when it was a unit, 0 at the end, where a step
+** adds nothing (what it stores is written over). The good bytes go as one
+** vector: they are fewer than KL_BYTES, and the vector lands inside the
+** output (kl_fix says why).
+*/
+static inline KL_TARGET int kl_window_step(uint64_t good, size_t end, uint64_t *bad,
+                                           size_t *cur, const unsigned char *p,
+                                           const unsigned char *r,
+                                           unsigned char *out, size_t *o){
+  size_t u = (size_t)__builtin_ctzll(*bad);
+  size_t g = (size_t)__builtin_ctzll((good & (~0ull<<*cur)) | (1ull<<u));
+  int unit = u<end;
+  if( out ){
+    kl_store(out+*o, kl_load(p+g));
+    memcpy(out+*o+(u-g), r, 3);
+  }
+  *o += u-g + 3*(size_t)unit;
+  *bad &= *bad - (uint64_t)unit;
+  *cur = u + (size_t)unit;
+  return unit;
+}
+
+/*
+** The window at the error e (a unit boundary): its output, and where the
+** validator goes on. When the window's last three bytes are good, that
+** is right after the window, with the window as the block before
+** (*warm): the next load does not wait on the masks. Otherwise it is at
+** the window's last unit start, from scratch.
+*/
+static inline KL_TARGET size_t kl_fix_window(const unsigned char *s, size_t e,
+                                             const unsigned char *r,
+                                             unsigned char *out, size_t *o,
+                                             int *warm){
+  kl_window w = kl_read_window(s+e, 0, 0);
+  uint64_t bad = w.starts & ~w.good;
+  size_t end = KL_W, cur = 0;
+  *warm = e>0 && ((w.good>>(KL_W-3)) & 7)==7;
+  if( !*warm ){               /* the last unit start (never 0) */
+    end = 63 - (size_t)__builtin_clzll(w.starts & ~1ull);
+  }
+  bad = (bad & KL_BELOW(end)) | (1ull<<end);
+  /* two steps without a branch; more only for a second unit */
+  kl_window_step(w.good, end, &bad, &cur, s+e, r, out, o);
+  while( kl_window_step(w.good, end, &bad, &cur, s+e, r, out, o) ){}
+  return e+end;
+}
+
+static inline __attribute__((always_inline)) KL_TARGET
+size_t kl_fix(const unsigned char *s, size_t n, const unsigned char *r,
+              size_t rlen, int per_byte, unsigned char *out, int three){
+  kl_consts k = kl_consts_init();
+  size_t i = 0;                  /* s[i..n) is next, i a unit boundary */
+  size_t o = 0;                  /* the output of s[0..i) */
+
+  int warm = 0;                  /* s+i follows a window (kl_fix_window) */
+
+  while( i<n ){
+    size_t e = warm ? kl_validate_from(&k, s, i, n, 0, 1)
+                    : kl_validate_from(&k, s, i, n, 0, 0);
+    if( out && e>i ) kl_copy_stretch(out+o, s, i, e, n);
+    o = kl_add_sat(o, e-i);
+    if( e>=n ) break;
+    /* a window reads 2*KL_BYTES+3 bytes at most (its steps' vectors) */
+    if( three && !per_byte && e+2*KL_BYTES+3<=n ){
+      i = kl_fix_window(s, e, r, out, &o, &warm);
+      continue;
+    }
+    warm = 0;
+    /* the run of ill-formed units at e (kl_exact: e starts one) */
+    do{
+      int bad;
+      size_t len = utf8_unit_len(s+e, n-e, &bad);
+      if( !bad ) break;
+      e += len;
+      if( per_byte ){
+        for(; len; len--) kl_put(out, &o, r, rlen, three);
+      }else{
+        kl_put(out, &o, r, rlen, three);
+      }
+    }while( e<n );
+    i = e;
+  }
+  return o;
+}
+
+/* The function each implementation file exports as utf8_fix_<name>. */
+#define KL_DEFINE_FIX(name) \
+  KL_TARGET size_t utf8_fix_##name(const unsigned char *s, size_t n, \
+                                   const unsigned char *r, size_t rlen, \
+                                   int per_byte, unsigned char *out){ \
+    return rlen==3 ? kl_fix(s, n, r, 3, per_byte, out, 1) \
+                   : kl_fix(s, n, r, rlen, per_byte, out, 0); \
+  }
 
 #endif /* UTF8EXT_CORE_SIMD_KL_H */

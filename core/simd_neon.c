@@ -32,6 +32,7 @@ static inline kl_vec kl_load_partial(const unsigned char *p, size_t r){
   memcpy(buf, p, r);
   return vld1q_u8(buf);
 }
+static inline void kl_store(unsigned char *p, kl_vec v){ vst1q_u8(p, v); }
 static inline kl_vec kl_zero(void){ return vdupq_n_u8(0); }
 static inline kl_vec kl_splat(uint8_t b){ return vdupq_n_u8(b); }
 static inline kl_vec kl_table(const uint8_t *t){ return vld1q_u8(t); }
@@ -68,7 +69,9 @@ KL_TARGET size_t utf8_find_error_neon(const unsigned char *s, size_t n){
 KL_TARGET size_t utf8_find_error_count_neon(const unsigned char *s, size_t n, size_t *chars){
   return kl_find_error_count(s, n, chars);
 }
+KL_DEFINE_FIX(neon)
 
 const utf8_impl utf8_impl_neon = {
-  "neon", neon_always, utf8_find_error_neon, utf8_find_error_count_neon
+  "neon", neon_always, utf8_find_error_neon, utf8_find_error_count_neon,
+  utf8_fix_neon
 };

@@ -23,6 +23,9 @@ static inline KL_TARGET kl_vec kl_load(const unsigned char *p){
 static inline KL_TARGET kl_vec kl_load_partial(const unsigned char *p, size_t r){
   return x86_load_partial16(p, r);
 }
+static inline KL_TARGET void kl_store(unsigned char *p, kl_vec v){
+  _mm_storeu_si128((__m128i*)p, v);
+}
 static inline KL_TARGET kl_vec kl_zero(void){ return _mm_setzero_si128(); }
 static inline KL_TARGET kl_vec kl_splat(uint8_t b){ return _mm_set1_epi8((char)b); }
 static inline KL_TARGET kl_vec kl_table(const uint8_t *t){ return kl_load(t); }
@@ -59,7 +62,9 @@ KL_TARGET size_t utf8_find_error_sse4(const unsigned char *s, size_t n){
 KL_TARGET size_t utf8_find_error_count_sse4(const unsigned char *s, size_t n, size_t *chars){
   return kl_find_error_count(s, n, chars);
 }
+KL_DEFINE_FIX(sse4)
 
 const utf8_impl utf8_impl_sse4 = {
-  "sse4", utf8_cpu_has_sse4, utf8_find_error_sse4, utf8_find_error_count_sse4
+  "sse4", utf8_cpu_has_sse4, utf8_find_error_sse4, utf8_find_error_count_sse4,
+  utf8_fix_sse4
 };

@@ -68,6 +68,7 @@ done
 run_suite context "$BUILD/test/context_test" ${CORE_TEST_ARGS:-}
 run_suite mojibake "$BUILD/test/mojibake_test" ${CORE_TEST_ARGS:-}
 run_suite simd "$BUILD/test/simd_test" ${SIMD_TEST_ARGS:-}
+run_suite fix "$BUILD/test/fix_test" ${SIMD_TEST_ARGS:-}
 
 # The embedding test (libutf8ext.a with Debian's libsqlite3).
 run_suite embed "$BUILD/test/embed_test"

@@ -12,7 +12,8 @@
 **   - the segmentation: every unit's length, reason and code point;
 **   - utf8_count_units() and utf8_scan_errors() (count, first, unit);
 **   - utf8_fix() for the 3 rules and several replacements, byte for byte,
-**     and its measured length;
+**     and its measured length, and each implementation's repair kernel
+**     where it applies, all written into a buffer of exactly that length;
 **   - utf8_recode() for the 4 encodings, byte for byte;
 **
 ** and these invariants:
@@ -145,10 +146,24 @@ static void check_fix(const unsigned char *s, size_t n, size_t first_error,
   for(rule=0; rule<3; rule++){
     size_t len = utf8_fix(s, n, r, rlen, (utf8_fix_rule)rule, 0);
     size_t wlen = ref_fix(s, n, r, rlen, rule, want);
+    /* exactly the measured length, so that a store past it is caught */
+    unsigned char *exact = malloc(wlen ? wlen : 1);
+    size_t count, i;
+    const utf8_impl *const *impls = utf8_impl_list(&count);
+    if( !exact ) abort();
     CHECK_EQ("fix length (measured)", len, wlen);
     CHECK_EQ("fix length (written)",
-             utf8_fix(s, n, r, rlen, (utf8_fix_rule)rule, got), wlen);
-    if( memcmp(got, want, wlen)!=0 ) fail("fix bytes", s, n, rule, rlen);
+             utf8_fix(s, n, r, rlen, (utf8_fix_rule)rule, exact), wlen);
+    if( memcmp(exact, want, wlen)!=0 ) fail("fix bytes", s, n, rule, rlen);
+    /* every repair kernel, where it applies (core/fix.c) */
+    for(i=0; i<count && rlen>=3 && rule!=UTF8_FIX_RUN; i++){
+      if( !impls[i]->fix || !impls[i]->cpu_supports() ) continue;
+      CHECK_EQ(impls[i]->name, impls[i]->fix(s, n, r, rlen, rule==UTF8_FIX_BYTE, 0), wlen);
+      CHECK_EQ(impls[i]->name, impls[i]->fix(s, n, r, rlen, rule==UTF8_FIX_BYTE, exact), wlen);
+      if( memcmp(exact, want, wlen)!=0 ) fail("fix bytes (kernel)", s, n, rule, rlen);
+    }
+    memcpy(got, exact, wlen);
+    free(exact);
     CHECK_EQ("fix(X) is well-formed", ref_first_error(got, len), len);
     if( first_error==n ){
       CHECK_EQ("valid X: fix(X) length", len, n);
