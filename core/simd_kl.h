@@ -569,14 +569,15 @@ static inline KL_TARGET kl_window kl_read_window(const unsigned char *p,
 */
 static inline KL_TARGET int kl_window_step(uint64_t good, size_t end, uint64_t *bad,
                                            size_t *cur, const unsigned char *p,
-                                           const unsigned char *r,
+                                           uint16_t r01, uint8_t r2,
                                            unsigned char *out, size_t *o){
   size_t u = (size_t)__builtin_ctzll(*bad);
   size_t g = (size_t)__builtin_ctzll((good & (~0ull<<*cur)) | (1ull<<u));
   int unit = u<end;
   if( out ){
     kl_store(out+*o, kl_load(p+g));
-    memcpy(out+*o+(u-g), r, 3);
+    memcpy(out+*o+(u-g), &r01, 2);
+    out[*o+(u-g)+2] = r2;
   }
   *o += u-g + 3*(size_t)unit;
   *bad &= *bad - (uint64_t)unit;
@@ -597,6 +598,9 @@ static inline KL_TARGET size_t kl_fix_window(const unsigned char *s, size_t e,
                                              int *warm){
   kl_window w = kl_read_window(s+e, 0, 0);
   uint64_t bad = w.starts & ~w.good;
+  uint16_t r01;               /* the replacement in registers: the stores */
+  uint8_t r2 = r[2];          /* to out could alias r, so it would be read */
+  memcpy(&r01, r, 2);         /* again at every unit */
   size_t end = KL_W, cur = 0;
   *warm = e>0 && ((w.good>>(KL_W-3)) & 7)==7;
   if( !*warm ){               /* the last unit start (never 0) */
@@ -604,8 +608,8 @@ static inline KL_TARGET size_t kl_fix_window(const unsigned char *s, size_t e,
   }
   bad = (bad & KL_BELOW(end)) | (1ull<<end);
   /* two steps without a branch; more only for a second unit */
-  kl_window_step(w.good, end, &bad, &cur, s+e, r, out, o);
-  while( kl_window_step(w.good, end, &bad, &cur, s+e, r, out, o) ){}
+  kl_window_step(w.good, end, &bad, &cur, s+e, r01, r2, out, o);
+  while( kl_window_step(w.good, end, &bad, &cur, s+e, r01, r2, out, o) ){}
   return e+end;
 }
 
