@@ -332,10 +332,14 @@ static inline KL_TARGET size_t kl_conts_to(const unsigned char *s, size_t at,
 ** (i0>=KL_BYTES) as in the middle of a value, which is right when its
 ** last three bytes belong to well-formed characters (one of which may
 ** go on at s+i0).
+** With to not NULL, each whole block is also stored at to, at its offset
+** from s+i0, as soon as it is loaded (the repair loop's output: no second
+** pass over a stretch to copy it), and *stored says where that ends.
 */
 static inline __attribute__((always_inline)) KL_TARGET
 size_t kl_validate_from(const kl_consts *kp, const unsigned char *s,
-                        size_t i0, size_t n, size_t *conts, int warm){
+                        size_t i0, size_t n, size_t *conts, int warm,
+                        unsigned char *to, size_t *stored){
   kl_consts k = *kp;
   kl_vec prev = kl_zero();       /* the block before s+i (zeros: ASCII) */
   kl_vec open = kl_zero();       /* non-zero if prev ends inside a sequence */
@@ -350,6 +354,10 @@ size_t kl_validate_from(const kl_consts *kp, const unsigned char *s,
 
   while( i+KL_BYTES<n ){
     in = kl_load(s+i);
+    if( to ){
+      kl_store(to+(i-i0), in);
+      *stored = i+KL_BYTES;
+    }
     if( kl_is_ascii(in) ){
       /* ASCII right after an open sequence is its missing continuation. */
       if( kl_any(open) ){
@@ -359,9 +367,16 @@ size_t kl_validate_from(const kl_consts *kp, const unsigned char *s,
       }
       i += KL_BYTES;
       while( i+4*KL_BYTES<n ){
-        kl_vec any4 = kl_or(kl_or(kl_load(s+i), kl_load(s+i+KL_BYTES)),
-                            kl_or(kl_load(s+i+2*KL_BYTES), kl_load(s+i+3*KL_BYTES)));
-        if( !kl_is_ascii(any4) ) break;
+        kl_vec a = kl_load(s+i), b = kl_load(s+i+KL_BYTES);
+        kl_vec c2 = kl_load(s+i+2*KL_BYTES), d = kl_load(s+i+3*KL_BYTES);
+        if( !kl_is_ascii(kl_or(kl_or(a, b), kl_or(c2, d))) ) break;
+        if( to ){
+          kl_store(to+(i-i0), a);
+          kl_store(to+(i-i0)+KL_BYTES, b);
+          kl_store(to+(i-i0)+2*KL_BYTES, c2);
+          kl_store(to+(i-i0)+3*KL_BYTES, d);
+          *stored = i+4*KL_BYTES;
+        }
         i += 4*KL_BYTES;
       }
       prev = kl_zero();
@@ -405,7 +420,7 @@ size_t kl_validate(const unsigned char *s, size_t n, size_t *conts){
     if( conts ) *conts = 0;
     return 0;
   }
-  return kl_validate_from(&k, s, 0, n, conts, 0);
+  return kl_validate_from(&k, s, 0, n, conts, 0, 0, 0);
 }
 
 static KL_TARGET size_t kl_find_error(const unsigned char *s, size_t n){
@@ -425,15 +440,16 @@ static KL_TARGET size_t kl_find_error_count(const unsigned char *s, size_t n,
 **
 ** kl_fix is utf8_fix for a replacement of 3 bytes or more, written once
 ** per unit or once per byte. The validator runs from one error to the
-** next with its constants built once; the well-formed stretch between is
-** copied in whole vectors; the run of ill-formed units at an error is
+** next with its constants built once, storing each block it reads to the
+** output (the rest of a stretch, in the last block, is copied); the run of ill-formed units at an error is
 ** segmented with utf8_unit_len (utf8_decode_unit's lengths, with few
 ** branches: an error's bytes are random, so branches there mispredict);
 ** and the validator starts again at the first well-formed character
 ** after the run, a unit boundary, exactly as utf8_find_error on that
 ** tail would.
 **
-** A short stretch is copied as one vector, which may write past its end.
+** Blocks, and a short stretch copied as one vector, may write past the
+** stretch's end.
 ** That is safe because such a replacement never makes a unit shorter (a
 ** unit is at most 3 bytes): the output of s[j..n), j a unit boundary, is
 ** at least n-j bytes long, so a vector stored at the output of s+j with
@@ -623,9 +639,10 @@ size_t kl_fix(const unsigned char *s, size_t n, const unsigned char *r,
   int warm = 0;                  /* s+i follows a window (kl_fix_window) */
 
   while( i<n ){
-    size_t e = warm ? kl_validate_from(&k, s, i, n, 0, 1)
-                    : kl_validate_from(&k, s, i, n, 0, 0);
-    if( out && e>i ) kl_copy_stretch(out+o, s, i, e, n);
+    size_t stored = i;           /* s[i..stored) is already at out+o */
+    size_t e = warm ? kl_validate_from(&k, s, i, n, 0, 1, out ? out+o : 0, &stored)
+                    : kl_validate_from(&k, s, i, n, 0, 0, out ? out+o : 0, &stored);
+    if( out && e>stored ) kl_copy_stretch(out+o+(stored-i), s, stored, e, n);
     o = kl_add_sat(o, e-i);
     if( e>=n ) break;
     /* a window reads 2*KL_BYTES+3 bytes at most (its steps' vectors) */
