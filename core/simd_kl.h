@@ -441,20 +441,18 @@ static KL_TARGET size_t kl_find_error_count(const unsigned char *s, size_t n,
 ** kl_fix is utf8_fix for a replacement of 3 bytes or more, written once
 ** per unit or once per byte. The validator runs from one error to the
 ** next with its constants built once, storing each block it reads to the
-** output (the rest of a stretch, in the last block, is copied); the run of ill-formed units at an error is
-** segmented with utf8_unit_len (utf8_decode_unit's lengths, with few
-** branches: an error's bytes are random, so branches there mispredict);
-** and the validator starts again at the first well-formed character
-** after the run, a unit boundary, exactly as utf8_find_error on that
-** tail would.
+** output (what is left of a stretch in the last block is copied). At an
+** error, the default case (3 bytes, once per unit) reads the run of
+** errors as a window of masks (kl_fix_window, below); the others segment
+** it unit by unit with utf8_unit_len (utf8_decode_unit's lengths with few
+** branches). The validator then starts again after it.
 **
 ** Blocks, and a short stretch copied as one vector, may write past the
-** stretch's end.
-** That is safe because such a replacement never makes a unit shorter (a
-** unit is at most 3 bytes): the output of s[j..n), j a unit boundary, is
-** at least n-j bytes long, so a vector stored at the output of s+j with
-** j+KL_BYTES<=n stays inside the output, and the bytes it writes past
-** the stretch are written again by what follows.
+** stretch's end. That is safe because such a replacement never makes a
+** unit shorter (a unit is at most 3 bytes): the output of s[j..n), j a
+** unit boundary, is at least n-j bytes long, so a vector stored at the
+** output of s+j with j+KL_BYTES<=n stays inside the output, and the bytes
+** it writes past the stretch are written again by what follows.
 */
 static inline KL_TARGET size_t kl_add_sat(size_t a, size_t b){
   return a>SIZE_MAX-b ? SIZE_MAX : a+b;
