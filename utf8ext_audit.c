@@ -37,6 +37,10 @@
 **     reasons    the distinct reasons of their first errors, comma-
 **                separated, in the order of the vocabulary
 **     first_pk   the pk (as above) of the first bad value, in scan order
+**     mojibake   how many of the TEXT values are well-formed and would be
+**                changed by utf8_unmojibake (what utf8_repair(TABLE,
+**                'mojibake') repairs); in a UTF-16 database only values
+**                whose stored UTF-16 is well-formed count
 **
 ** The arguments are the hidden columns "table" and schema; "table" must be
 ** quoted where it is named: SELECT * FROM utf8_audit WHERE "table"='t'.
@@ -77,7 +81,7 @@
 **
 **     CREATE TABLE x(tbl, col, rowid, pk, "offset", error, bytes, errors,
 **                    context, "table" HIDDEN, schema HIDDEN)
-**     CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk,
+**     CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk, mojibake,
 **                    "table" HIDDEN, schema HIDDEN)
 */
 #include "utf8ext_scan.h"
@@ -106,7 +110,8 @@
 #define SUMMARY_COLUMN_BAD      3
 #define SUMMARY_COLUMN_REASONS  4
 #define SUMMARY_COLUMN_FIRST_PK 5
-#define SUMMARY_COLUMN_TABLE    6   /* hidden: the TABLE argument */
+#define SUMMARY_COLUMN_MOJIBAKE 6
+#define SUMMARY_COLUMN_TABLE    7   /* hidden: the TABLE argument */
 
 /* Characters of context shown either side of the first error. */
 #define AUDIT_CONTEXT_CHARS  12
@@ -141,6 +146,7 @@ struct audit_column {
   sqlite3_int64 nBad;         /* ... that were not well-formed */
   unsigned mReasons;          /* Bit r: a first error had reason r */
   char *zFirstPk;             /* Key of the first bad value */
+  sqlite3_int64 nMoji;        /* Well-formed, and utf8_unmojibake changes it */
 };
 
 typedef struct audit_vtab audit_vtab;
@@ -167,7 +173,7 @@ struct audit_cursor {
 static const char *const azAuditSchema[2] = {
   "CREATE TABLE x(tbl, col, rowid, pk, \"offset\", error, bytes, errors,"
   " context, \"table\" HIDDEN, schema HIDDEN)",
-  "CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk,"
+  "CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk, mojibake,"
   " \"table\" HIDDEN, schema HIDDEN)",
 };
 
@@ -353,9 +359,10 @@ static int auditFindingCmp(const void *a, const void *b){
 ** record what each function reports of it. For the summary, its columns'
 ** entries are aColumn[iFirst..iFirst+nCol). A table too wide for one
 ** result row is read in passes of columns, and its findings sorted back
-** into scan order.
+** into scan order. *paMoji, *pnMoji: scratch for the mojibake count.
 */
-static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
+static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
+                              unsigned char **paMoji, sqlite3_int64 *pnMoji){
   const utf8ext_table *pTab = pCur->apTable[iTable];
   int bSummary = ((audit_vtab*)pCur->base.pVtab)->bSummary;
   sqlite3_int64 iFirst = pCur->nRow;
@@ -394,12 +401,30 @@ static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
         const unsigned char *z;
         sqlite3_int64 n;
         utf8_errors e;
+        int bExact = 1;     /* SQLite's UTF-8 of it is exact */
         if( sqlite3_value_type(v)!=SQLITE_TEXT ) continue;
+        if( bSummary && pTab->eTextEnc!=SQLITE_UTF8 ){
+          /* before sqlite3_value_text(), which converts it in place */
+          if( !utf8ext_stored_text(v, pTab->eTextEnc, &z, &n) ){
+            rc = SQLITE_NOMEM;
+            break;
+          }
+          bExact = utf8ext_utf16_well_formed(z, n, pTab->eTextEnc);
+        }
         z = sqlite3_value_text(v);
         n = sqlite3_value_bytes(v);
         if( z==0 ){ rc = SQLITE_NOMEM; break; }
         if( bSummary ) pCur->aColumn[iFirst+i].nChecked++;
-        if( utf8_is_valid(z, (size_t)n) ) continue;
+        if( utf8_is_valid(z, (size_t)n) ){
+          if( bSummary && bExact ){
+            /* the mojibake count: what utf8_repair(t, 'mojibake') repairs */
+            sqlite3_int64 nOut;
+            int r = utf8ext_unmojibake_buf(z, n, paMoji, pnMoji, &nOut);
+            if( r<0 ){ rc = SQLITE_NOMEM; break; }
+            pCur->aColumn[iFirst+i].nMoji += r;
+          }
+          continue;
+        }
         e = utf8_scan_errors(z, (size_t)n);
         if( bSummary ){
           audit_column *c = &pCur->aColumn[iFirst+i];
@@ -434,6 +459,15 @@ static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
     qsort(&pCur->aFinding[iFirst], (size_t)(pCur->nRow-iFirst),
           sizeof(audit_finding), auditFindingCmp);
   }
+  return rc;
+}
+
+/* auditReadTableWith() and the scratch of its mojibake count. */
+static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
+  unsigned char *aMoji = 0;
+  sqlite3_int64 nMoji = 0;
+  int rc = auditReadTableWith(pCur, db, iTable, &aMoji, &nMoji);
+  sqlite3_free(aMoji);
   return rc;
 }
 
@@ -660,6 +694,9 @@ static int summaryColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       break;
     case SUMMARY_COLUMN_FIRST_PK:
       if( c->zFirstPk ) sqlite3_result_text(ctx, c->zFirstPk, -1, SQLITE_TRANSIENT);
+      break;
+    case SUMMARY_COLUMN_MOJIBAKE:
+      sqlite3_result_int64(ctx, c->nMoji);
       break;
     default:
       auditResultArg(pCur, ctx, i!=SUMMARY_COLUMN_TABLE);
