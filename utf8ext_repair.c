@@ -1711,10 +1711,13 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     const char *z = (const char*)sqlite3_value_text(argv[1]);
     if( z==0 ){
       rc = SQLITE_NOMEM;
+    }else if( (int)strlen(z)!=sqlite3_value_bytes(argv[1]) ){
+      /* no method has one; the message could not show it either */
+      rc = jobError(&job, SQLITE_ERROR, "the METHOD argument contains a NUL"
+                    " byte");
     }else if( sqlite3_stricmp(z, "fix")==0 && (int)strlen(z)==3 ){
       job.bFix = 1;
-    }else if( sqlite3_stricmp(z, "mojibake")==0 && (int)strlen(z)==8
-           && sqlite3_value_bytes(argv[1])==8 ){
+    }else if( sqlite3_stricmp(z, "mojibake")==0 ){
       job.bFix = 0;
       job.bMoji = 1;
       job.zMethod = "mojibake";
