@@ -168,6 +168,7 @@ struct audit_cursor {
   sqlite3_int64 nRow;         /* Entries in aFinding or aColumn */
   sqlite3_int64 nAlloc;       /* Allocated entries */
   sqlite3_int64 iRow;         /* The current one, from 0 */
+  int bMoji;                  /* utf8_audit_summary: count mojibake */
 };
 
 static const char *const azAuditSchema[2] = {
@@ -403,7 +404,7 @@ static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
         utf8_errors e;
         int bExact = 1;     /* SQLite's UTF-8 of it is exact */
         if( sqlite3_value_type(v)!=SQLITE_TEXT ) continue;
-        if( bSummary && pTab->eTextEnc!=SQLITE_UTF8 ){
+        if( bSummary && pCur->bMoji && pTab->eTextEnc!=SQLITE_UTF8 ){
           /* before sqlite3_value_text(), which converts it in place */
           if( !utf8ext_stored_text(v, pTab->eTextEnc, &z, &n) ){
             rc = SQLITE_NOMEM;
@@ -416,7 +417,7 @@ static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
         if( z==0 ){ rc = SQLITE_NOMEM; break; }
         if( bSummary ) pCur->aColumn[iFirst+i].nChecked++;
         if( utf8_is_valid(z, (size_t)n) ){
-          if( bSummary && bExact ){
+          if( bSummary && bExact && pCur->bMoji ){
             /* the mojibake count: what utf8_repair(t, 'mojibake') repairs */
             sqlite3_int64 nOut;
             int r = utf8ext_unmojibake_buf(z, n, paMoji, pnMoji, &nOut);
@@ -558,6 +559,7 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
   (void)idxStr;
 
   auditReset(pCur);
+  pCur->bMoji = (idxNum & 4)!=0;
   if( argc>0 && sqlite3_value_type(argv[0])!=SQLITE_NULL ){
     rc = auditArgText(pCur, argv[0], "TABLE", &pCur->zTableArg);
   }
@@ -696,7 +698,9 @@ static int summaryColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       if( c->zFirstPk ) sqlite3_result_text(ctx, c->zFirstPk, -1, SQLITE_TRANSIENT);
       break;
     case SUMMARY_COLUMN_MOJIBAKE:
-      sqlite3_result_int64(ctx, c->nMoji);
+      /* NULL, never a wrong 0, if SQLite asks for a column it said it
+      ** would not use (see xBestIndex) */
+      if( pCur->bMoji ) sqlite3_result_int64(ctx, c->nMoji);
       break;
     default:
       auditResultArg(pCur, ctx, i!=SUMMARY_COLUMN_TABLE);
@@ -716,6 +720,9 @@ static int auditRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid){
 **   1   TABLE is constrained (argv[0] of xFilter); always set, as the
 **       plan is refused without it
 **   2   SCHEMA is constrained (argv[1])
+**   4   utf8_audit_summary: the query uses the mojibake column, so xFilter
+**       counts it; the count costs a look at every well-formed value that
+**       may be mojibake (SELECT count(*) or the other columns do not pay)
 ** With no constraint on TABLE at all the call is an error that says how
 ** to call the function; with one (on TABLE or SCHEMA) that is not usable
 ** in this plan, SQLITE_CONSTRAINT makes SQLite look for another plan.
@@ -749,6 +756,11 @@ static int auditBestIndex(sqlite3_vtab *tab, sqlite3_index_info *pInfo){
   if( aiCons[1]<0 && (unusable & 2) ) return SQLITE_CONSTRAINT;
 
   pInfo->idxNum = 1;
+  /* colUsed came with SQLite 3.10.0: before it, always count */
+  if( bSummary && (sqlite3_libversion_number()<3010000
+       || (pInfo->colUsed & ((sqlite3_uint64)1<<SUMMARY_COLUMN_MOJIBAKE))) ){
+    pInfo->idxNum |= 4;
+  }
   pInfo->aConstraintUsage[aiCons[0]].argvIndex = 1;
   pInfo->aConstraintUsage[aiCons[0]].omit = 1;
   if( aiCons[1]>=0 ){
