@@ -12,7 +12,12 @@
 ** ordinary table of SCHEMA when TABLE is NULL) by utf8_fix(X) (METHOD
 ** 'fix', the default, also for a NULL METHOD) or utf8_recode(X, METHOD)
 ** ('cp1252', 'latin1', 'cesu8', 'mutf8' and their aliases), and returns
-** how many values it changed. utf8_undo puts back every logged original of
+** how many values it changed. METHOD 'mojibake' changes the other values
+** instead: well-formed TEXT that utf8_unmojibake() changes becomes exactly
+** that (ill-formed text is left to the other methods; in a UTF-16 database
+** so is text whose stored UTF-16 is ill-formed; a value still mojibake
+** after it, misread too often, is refused, so a second run changes
+** nothing). utf8_undo puts back every logged original of
 ** TABLE (of every table when TABLE is NULL or omitted), newest first, and
 ** returns how many. SCHEMA is found as utf8_audit finds it.
 **
@@ -65,7 +70,7 @@
 **     original  the value's bytes before, as stored (UTF-16 in a UTF-16
 **               database), a BLOB
 **     repaired  its bytes after, as stored, a BLOB
-**     method    'fix', 'cp1252', 'latin1', 'cesu8' or 'mutf8'
+**     method    'fix', 'mojibake', 'cp1252', 'latin1', 'cesu8' or 'mutf8'
 **     at        when, UTC
 **
 ** A table of that name with other columns, a view of that name, or a log
