@@ -37,7 +37,8 @@
 **     utf8_audit(TABLE [,SCHEMA])  table: every ill-formed stored value
 **     utf8_audit_summary(TABLE [,SCHEMA])  table: one row per column
 **                              (both utf8ext_audit.c)
-**     utf8_repair(TABLE [,METHOD [,SCHEMA]])  repair, logging originals
+**     utf8_repair(TABLE [,METHOD [,SCHEMA]])  repair (ill-formed text, or
+**                              mojibake), logging originals
 **     utf8_undo([TABLE [,SCHEMA]])  put the logged originals back
 **                              (both utf8ext_repair.c)
 **

@@ -37,6 +37,10 @@
 **     reasons    the distinct reasons of their first errors, comma-
 **                separated, in the order of the vocabulary
 **     first_pk   the pk (as above) of the first bad value, in scan order
+**     mojibake   how many of the TEXT values are well-formed and would be
+**                changed by utf8_unmojibake (what utf8_repair(TABLE,
+**                'mojibake') repairs); in a UTF-16 database only values
+**                whose stored UTF-16 is well-formed count
 **
 ** The arguments are the hidden columns "table" and schema; "table" must be
 ** quoted where it is named: SELECT * FROM utf8_audit WHERE "table"='t'.
@@ -77,7 +81,7 @@
 **
 **     CREATE TABLE x(tbl, col, rowid, pk, "offset", error, bytes, errors,
 **                    context, "table" HIDDEN, schema HIDDEN)
-**     CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk,
+**     CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk, mojibake,
 **                    "table" HIDDEN, schema HIDDEN)
 */
 #include "utf8ext_scan.h"
@@ -106,7 +110,8 @@
 #define SUMMARY_COLUMN_BAD      3
 #define SUMMARY_COLUMN_REASONS  4
 #define SUMMARY_COLUMN_FIRST_PK 5
-#define SUMMARY_COLUMN_TABLE    6   /* hidden: the TABLE argument */
+#define SUMMARY_COLUMN_MOJIBAKE 6
+#define SUMMARY_COLUMN_TABLE    7   /* hidden: the TABLE argument */
 
 /* Characters of context shown either side of the first error. */
 #define AUDIT_CONTEXT_CHARS  12
@@ -141,6 +146,7 @@ struct audit_column {
   sqlite3_int64 nBad;         /* ... that were not well-formed */
   unsigned mReasons;          /* Bit r: a first error had reason r */
   char *zFirstPk;             /* Key of the first bad value */
+  sqlite3_int64 nMoji;        /* Well-formed, and utf8_unmojibake changes it */
 };
 
 typedef struct audit_vtab audit_vtab;
@@ -162,12 +168,13 @@ struct audit_cursor {
   sqlite3_int64 nRow;         /* Entries in aFinding or aColumn */
   sqlite3_int64 nAlloc;       /* Allocated entries */
   sqlite3_int64 iRow;         /* The current one, from 0 */
+  int bMoji;                  /* utf8_audit_summary: count mojibake */
 };
 
 static const char *const azAuditSchema[2] = {
   "CREATE TABLE x(tbl, col, rowid, pk, \"offset\", error, bytes, errors,"
   " context, \"table\" HIDDEN, schema HIDDEN)",
-  "CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk,"
+  "CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk, mojibake,"
   " \"table\" HIDDEN, schema HIDDEN)",
 };
 
@@ -353,9 +360,10 @@ static int auditFindingCmp(const void *a, const void *b){
 ** record what each function reports of it. For the summary, its columns'
 ** entries are aColumn[iFirst..iFirst+nCol). A table too wide for one
 ** result row is read in passes of columns, and its findings sorted back
-** into scan order.
+** into scan order. *paMoji, *pnMoji: scratch for the mojibake count.
 */
-static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
+static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
+                              unsigned char **paMoji, sqlite3_int64 *pnMoji){
   const utf8ext_table *pTab = pCur->apTable[iTable];
   int bSummary = ((audit_vtab*)pCur->base.pVtab)->bSummary;
   sqlite3_int64 iFirst = pCur->nRow;
@@ -394,12 +402,30 @@ static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
         const unsigned char *z;
         sqlite3_int64 n;
         utf8_errors e;
+        int bExact = 1;     /* SQLite's UTF-8 of it is exact */
         if( sqlite3_value_type(v)!=SQLITE_TEXT ) continue;
+        if( bSummary && pCur->bMoji && pTab->eTextEnc!=SQLITE_UTF8 ){
+          /* before sqlite3_value_text(), which converts it in place */
+          if( !utf8ext_stored_text(v, pTab->eTextEnc, &z, &n) ){
+            rc = SQLITE_NOMEM;
+            break;
+          }
+          bExact = utf8ext_utf16_well_formed(z, n, pTab->eTextEnc);
+        }
         z = sqlite3_value_text(v);
         n = sqlite3_value_bytes(v);
         if( z==0 ){ rc = SQLITE_NOMEM; break; }
         if( bSummary ) pCur->aColumn[iFirst+i].nChecked++;
-        if( utf8_is_valid(z, (size_t)n) ) continue;
+        if( utf8_is_valid(z, (size_t)n) ){
+          if( bSummary && bExact && pCur->bMoji ){
+            /* the mojibake count: what utf8_repair(t, 'mojibake') repairs */
+            sqlite3_int64 nOut;
+            int r = utf8ext_unmojibake_buf(z, n, paMoji, pnMoji, &nOut);
+            if( r<0 ){ rc = SQLITE_NOMEM; break; }
+            pCur->aColumn[iFirst+i].nMoji += r;
+          }
+          continue;
+        }
         e = utf8_scan_errors(z, (size_t)n);
         if( bSummary ){
           audit_column *c = &pCur->aColumn[iFirst+i];
@@ -434,6 +460,15 @@ static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
     qsort(&pCur->aFinding[iFirst], (size_t)(pCur->nRow-iFirst),
           sizeof(audit_finding), auditFindingCmp);
   }
+  return rc;
+}
+
+/* auditReadTableWith() and the scratch of its mojibake count. */
+static int auditReadTable(audit_cursor *pCur, sqlite3 *db, int iTable){
+  unsigned char *aMoji = 0;
+  sqlite3_int64 nMoji = 0;
+  int rc = auditReadTableWith(pCur, db, iTable, &aMoji, &nMoji);
+  sqlite3_free(aMoji);
   return rc;
 }
 
@@ -524,6 +559,7 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
   (void)idxStr;
 
   auditReset(pCur);
+  pCur->bMoji = (idxNum & 4)!=0;
   if( argc>0 && sqlite3_value_type(argv[0])!=SQLITE_NULL ){
     rc = auditArgText(pCur, argv[0], "TABLE", &pCur->zTableArg);
   }
@@ -661,6 +697,11 @@ static int summaryColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
     case SUMMARY_COLUMN_FIRST_PK:
       if( c->zFirstPk ) sqlite3_result_text(ctx, c->zFirstPk, -1, SQLITE_TRANSIENT);
       break;
+    case SUMMARY_COLUMN_MOJIBAKE:
+      /* NULL, never a wrong 0, if SQLite asks for a column it said it
+      ** would not use (see xBestIndex) */
+      if( pCur->bMoji ) sqlite3_result_int64(ctx, c->nMoji);
+      break;
     default:
       auditResultArg(pCur, ctx, i!=SUMMARY_COLUMN_TABLE);
       break;
@@ -679,6 +720,9 @@ static int auditRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid){
 **   1   TABLE is constrained (argv[0] of xFilter); always set, as the
 **       plan is refused without it
 **   2   SCHEMA is constrained (argv[1])
+**   4   utf8_audit_summary: the query uses the mojibake column, so xFilter
+**       counts it; the count costs a look at every well-formed value that
+**       may be mojibake (SELECT count(*) or the other columns do not pay)
 ** With no constraint on TABLE at all the call is an error that says how
 ** to call the function; with one (on TABLE or SCHEMA) that is not usable
 ** in this plan, SQLITE_CONSTRAINT makes SQLite look for another plan.
@@ -712,6 +756,11 @@ static int auditBestIndex(sqlite3_vtab *tab, sqlite3_index_info *pInfo){
   if( aiCons[1]<0 && (unusable & 2) ) return SQLITE_CONSTRAINT;
 
   pInfo->idxNum = 1;
+  /* colUsed came with SQLite 3.10.0: before it, always count */
+  if( bSummary && (sqlite3_libversion_number()<3010000
+       || (pInfo->colUsed & ((sqlite3_uint64)1<<SUMMARY_COLUMN_MOJIBAKE))) ){
+    pInfo->idxNum |= 4;
+  }
   pInfo->aConstraintUsage[aiCons[0]].argvIndex = 1;
   pInfo->aConstraintUsage[aiCons[0]].omit = 1;
   if( aiCons[1]>=0 ){

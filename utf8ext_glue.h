@@ -62,6 +62,29 @@ int utf8ext_value_bytes(sqlite3_value *v, const unsigned char **pz,
 int utf8ext_stored_text(sqlite3_value *v, int eTextEnc,
                         const unsigned char **pz, sqlite3_int64 *pn);
 
+/*
+** True if UTF-16 text z[0..n) in byte order eTextEnc is well-formed: an
+** even length, every surrogate in a pair. Only then is SQLite's conversion
+** to UTF-8 exact (it joins an unpaired high surrogate with whatever unit
+** follows), so only then may a repair computed on the UTF-8 be written.
+*/
+int utf8ext_utf16_well_formed(const unsigned char *z, sqlite3_int64 n,
+                              int eTextEnc);
+
+/*
+** The mojibake test of utf8_repair's 'mojibake' method and of the mojibake
+** count of utf8_audit_summary, on well-formed UTF-8 z[0..n) (the caller
+** checks): 1 when utf8_unmojibake() changes it, with the repaired text in
+** *paBuf, *pnOut bytes; 0 when it does not; SQLITE_NOMEM negated (-7) when
+** out of memory. *paBuf (*pnBuf bytes allocated, NULL and 0 at first) is
+** scratch that grows as needed and is reused across calls; the caller
+** frees it with sqlite3_free(). Text that cannot be mojibake costs
+** utf8_moji_possible() alone, no allocation.
+*/
+int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
+                           unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                           sqlite3_int64 *pnOut);
+
 /* The text encoding of the database (PRAGMA encoding) into *peTextEnc. */
 int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc);
 

@@ -12,7 +12,12 @@
 ** ordinary table of SCHEMA when TABLE is NULL) by utf8_fix(X) (METHOD
 ** 'fix', the default, also for a NULL METHOD) or utf8_recode(X, METHOD)
 ** ('cp1252', 'latin1', 'cesu8', 'mutf8' and their aliases), and returns
-** how many values it changed. utf8_undo puts back every logged original of
+** how many values it changed. METHOD 'mojibake' changes the other values
+** instead: well-formed TEXT that utf8_unmojibake() changes becomes exactly
+** that (ill-formed text is left to the other methods; in a UTF-16 database
+** so is text whose stored UTF-16 is ill-formed; a value still mojibake
+** after it, misread too often, is refused, so a second run changes
+** nothing). utf8_undo puts back every logged original of
 ** TABLE (of every table when TABLE is NULL or omitted), newest first, and
 ** returns how many. SCHEMA is found as utf8_audit finds it.
 **
@@ -65,7 +70,7 @@
 **     original  the value's bytes before, as stored (UTF-16 in a UTF-16
 **               database), a BLOB
 **     repaired  its bytes after, as stored, a BLOB
-**     method    'fix', 'cp1252', 'latin1', 'cesu8' or 'mutf8'
+**     method    'fix', 'mojibake', 'cp1252', 'latin1', 'cesu8' or 'mutf8'
 **     at        when, UTC
 **
 ** A table of that name with other columns, a view of that name, or a log
@@ -79,6 +84,7 @@
 ** types, never from a view or trigger stored in a database file.
 */
 #include "utf8ext_scan.h"
+#include "mojibake.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -117,8 +123,11 @@ struct repair_job {
   const char *zFunc;          /* "utf8_repair" or "utf8_undo" */
   char *zSchema;              /* The schema worked on */
   char *zErr;                 /* Why it failed, without the function's name */
-  utf8_recode_enc enc;        /* The method, when bFix is 0 */
+  utf8_recode_enc enc;        /* The method, when bFix and bMoji are 0 */
   int bFix;                   /* True for the 'fix' method */
+  int bMoji;                  /* True for the 'mojibake' method */
+  unsigned char *aMoji;       /* bMoji: scratch for utf8_unmojibake() */
+  sqlite3_int64 nMoji;        /* Its size */
   const char *zMethod;        /* The method's name, as the log keeps it */
   sqlite3_int64 nChanged;     /* Values changed so far */
   sqlite3_stmt *pLogInsert;   /* INSERT INTO the log */
@@ -714,8 +723,39 @@ static int merge_rows(repair_row *a, sqlite3_int64 *pn, int nLoc){
 }
 
 /*
-** First pass: read p once and list the rows with ill-formed TEXT in a
-** column that can be written; aBad[i] marks the columns that have any.
+** True if the method repairs value v of p: TEXT that is ill-formed for
+** 'fix' and the encodings; for 'mojibake', TEXT that is well-formed and
+** that utf8_unmojibake() changes. The 'mojibake' method leaves ill-formed
+** text alone ('fix' or an encoding repairs it; a guess at mojibake in
+** bytes that are not UTF-8 would be a guess), and in a UTF-16 database
+** text whose stored UTF-16 is not well-formed: SQLite's UTF-8 of it is
+** not exact, so a repair computed on it could change other characters.
+** -1 when out of memory.
+*/
+static int value_needs_repair(repair_job *pJob, const utf8ext_table *p,
+                              sqlite3_value *v){
+  const unsigned char *z;
+  sqlite3_int64 n, nOut;
+  int bValid, r;
+  if( sqlite3_value_type(v)!=SQLITE_TEXT ) return 0;
+  if( pJob->bMoji && p->eTextEnc!=SQLITE_UTF8 ){
+    /* before sqlite3_value_text(), which converts the value in place */
+    if( !utf8ext_stored_text(v, p->eTextEnc, &z, &n) ) return -1;
+    if( !utf8ext_utf16_well_formed(z, n, p->eTextEnc) ) return 0;
+  }
+  z = sqlite3_value_text(v);
+  if( z==0 ) return -1;
+  n = sqlite3_value_bytes(v);
+  bValid = utf8_is_valid(z, (size_t)n);
+  if( !pJob->bMoji ) return !bValid;
+  if( !bValid ) return 0;
+  r = utf8ext_unmojibake_buf(z, n, &pJob->aMoji, &pJob->nMoji, &nOut);
+  return r<0 ? -1 : r;
+}
+
+/*
+** First pass: read p once and list the rows with TEXT the method repairs
+** in a column that can be written; aBad[i] marks the columns that have any.
 */
 static int repair_find(repair_job *pJob, const utf8ext_table *p,
                        repair_row **paRow, sqlite3_int64 *pnRow,
@@ -738,15 +778,13 @@ static int repair_find(repair_job *pJob, const utf8ext_table *p,
       rc = SQLITE_OK;
       iRowNo++;
       for(i=iPass; i<iEnd; i++){
-        sqlite3_value *v;
-        const unsigned char *z;
+        int bRepair;
         if( p->aGenerated[i] ) continue;
         /* one sqlite3_column_*() call (and mutex) per column, as the audit */
-        v = sqlite3_column_value(pScan, UTF8EXT_SCAN_COL(p, i-iPass));
-        if( sqlite3_value_type(v)!=SQLITE_TEXT ) continue;
-        z = sqlite3_value_text(v);
-        if( z==0 ){ rc = SQLITE_NOMEM; break; }
-        if( !utf8_is_valid(z, (size_t)sqlite3_value_bytes(v)) ){
+        bRepair = value_needs_repair(pJob, p,
+            sqlite3_column_value(pScan, UTF8EXT_SCAN_COL(p, i-iPass)));
+        if( bRepair<0 ){ rc = SQLITE_NOMEM; break; }
+        if( bRepair ){
           aiCol[n++] = i;
           aBad[i] = 1;
         }
@@ -787,6 +825,39 @@ static int repair_find(repair_job *pJob, const utf8ext_table *p,
   return rc;
 }
 
+/* Copy z[0..n) into a new buffer (at least one byte, so never NULL). */
+static unsigned char *copy_bytes(const void *z, sqlite3_int64 n){
+  unsigned char *p = sqlite3_malloc64(n+1);
+  if( p && n>0 ) memcpy(p, z, (size_t)n);
+  return p;
+}
+
+/*
+** The 'mojibake' repair of z[0..n) into a new buffer *pzOut of *pnOut
+** bytes: utf8_unmojibake(z), exactly what the SQL function gives. A value
+** that is no longer mojibake (SQLITE_ABORT) or whose repair still is
+** (SQLITE_RANGE: misread more often than utf8_unmojibake undoes in one
+** call, so a second repair would change it again) is the caller's error.
+*/
+static int repair_moji_value(repair_job *pJob, const unsigned char *z,
+                             sqlite3_int64 n, unsigned char **pzOut,
+                             sqlite3_int64 *pnOut){
+  sqlite3_int64 nOut = 0, nAgain;
+  int r;
+  *pzOut = 0;
+  if( !utf8_is_valid(z, (size_t)n) ) return SQLITE_ABORT;
+  r = utf8ext_unmojibake_buf(z, n, &pJob->aMoji, &pJob->nMoji, &nOut);
+  if( r<0 ) return SQLITE_NOMEM;
+  if( r==0 ) return SQLITE_ABORT;
+  *pzOut = copy_bytes(pJob->aMoji, nOut);
+  if( *pzOut==0 ) return SQLITE_NOMEM;
+  *pnOut = nOut;
+  /* idempotent: the repair must be what utf8_unmojibake leaves alone */
+  r = utf8ext_unmojibake_buf(*pzOut, nOut, &pJob->aMoji, &pJob->nMoji, &nAgain);
+  if( r<0 ) return SQLITE_NOMEM;
+  return r ? SQLITE_RANGE : SQLITE_OK;
+}
+
 /*
 ** The repaired form of z[0..n) into a new buffer *pzOut of *pnOut bytes,
 ** no longer than the connection's SQLITE_LIMIT_LENGTH.
@@ -796,7 +867,9 @@ static int repair_value(repair_job *pJob, const unsigned char *z,
                         sqlite3_int64 *pnOut){
   static const unsigned char fffd[] = { 0xEF, 0xBF, 0xBD };
   sqlite3_int64 limit = sqlite3_limit(pJob->db, SQLITE_LIMIT_LENGTH, -1);
-  size_t len = pJob->bFix
+  size_t len;
+  if( pJob->bMoji ) return repair_moji_value(pJob, z, n, pzOut, pnOut);
+  len = pJob->bFix
       ? utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, 0)
       : utf8_recode(z, (size_t)n, pJob->enc, 0);
   *pzOut = 0;
@@ -901,11 +974,20 @@ static int starts_with_bom(const unsigned char *z, sqlite3_int64 n,
                                   : (z[0]==0xFE && z[1]==0xFF);
 }
 
-/* Copy z[0..n) into a new buffer (at least one byte, so never NULL). */
-static unsigned char *copy_bytes(const void *z, sqlite3_int64 n){
-  unsigned char *p = sqlite3_malloc64(n+1);
-  if( p && n>0 ) memcpy(p, z, (size_t)n);
-  return p;
+/*
+** False if UTF-8 z[0..n), written into column iCol of p, would be a key
+** part that starts with U+FEFF in a UTF-16 database: undo binds the key as
+** stored, and SQLite drops a leading U+FEFF from bound UTF-16 text.
+*/
+static int key_repair_findable(const utf8ext_table *p, int iCol,
+                               const unsigned char *z, sqlite3_int64 n){
+  int k;
+  if( p->eTextEnc==SQLITE_UTF8 || p->zRowid ) return 1;
+  if( n<3 || z[0]!=0xEF || z[1]!=0xBB || z[2]!=0xBF ) return 1;
+  for(k=0; k<p->nPk; k++){
+    if( p->aiPk[k]==iCol ) return 0;
+  }
+  return 1;
 }
 
 /*
@@ -982,16 +1064,35 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
           " undo could not write the original back");
       goto done;
     }
-    z = sqlite3_column_text(pRead, c);
-    if( z==0 ){ rc = SQLITE_NOMEM; goto done; }
-    rc = repair_value(pJob, z, sqlite3_column_bytes(pRead, c),
-                      &az[2*i+1], &an[2*i+1]);
+    if( pJob->bMoji && p->eTextEnc!=SQLITE_UTF8
+     && !utf8ext_utf16_well_formed(z, nz, p->eTextEnc) ){
+      rc = SQLITE_ABORT;      /* the first pass saw it well-formed */
+    }else{
+      z = sqlite3_column_text(pRead, c);
+      if( z==0 ){ rc = SQLITE_NOMEM; goto done; }
+      rc = repair_value(pJob, z, sqlite3_column_bytes(pRead, c),
+                        &az[2*i+1], &an[2*i+1]);
+    }
     if( rc==SQLITE_TOOBIG ){
       rc = jobErrorAt(pJob, SQLITE_TOOBIG, p, r->aiCol[i], zPk,
                       "the repaired value would be longer than "
                       "SQLITE_LIMIT_LENGTH");
+    }else if( rc==SQLITE_ABORT ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, r->aiCol[i], zPk,
+                      "the value changed while the repair ran");
+    }else if( rc==SQLITE_RANGE ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, r->aiCol[i], zPk,
+          "it was misread more than %d times: utf8_unmojibake leaves "
+          "mojibake in it, so a second repair would change it again; "
+          "repair it by hand", UTF8_MOJI_MAX_DEPTH);
     }
     if( rc!=SQLITE_OK ) goto done;
+    if( !key_repair_findable(p, r->aiCol[i], az[2*i+1], an[2*i+1]) ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, r->aiCol[i], zPk, "the repaired"
+          " key would start with U+FEFF, which SQLite drops from bound UTF-16"
+          " text, so undo could not find the row again");
+      goto done;
+    }
   }
   sqlite3_reset(pRead);
 
@@ -1615,8 +1716,16 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     const char *z = (const char*)sqlite3_value_text(argv[1]);
     if( z==0 ){
       rc = SQLITE_NOMEM;
+    }else if( (int)strlen(z)!=sqlite3_value_bytes(argv[1]) ){
+      /* no method has one; the message could not show it either */
+      rc = jobError(&job, SQLITE_ERROR, "the METHOD argument contains a NUL"
+                    " byte");
     }else if( sqlite3_stricmp(z, "fix")==0 && (int)strlen(z)==3 ){
       job.bFix = 1;
+    }else if( sqlite3_stricmp(z, "mojibake")==0 ){
+      job.bFix = 0;
+      job.bMoji = 1;
+      job.zMethod = "mojibake";
     }else if( utf8ext_encoding_named(z, sqlite3_value_bytes(argv[1]), &job.enc) ){
       job.bFix = 0;
       job.zMethod = azEnc[job.enc];
@@ -1626,7 +1735,7 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
                              sqlite3_value_bytes(argv[1]));
       z = sqlite3_str_finish(s);
       if( z==0 ) rc = SQLITE_NOMEM;
-      else rc = jobError(&job, SQLITE_ERROR, "unknown METHOD '%s': use 'fix', "
+      else rc = jobError(&job, SQLITE_ERROR, "unknown METHOD '%s': use 'fix', 'mojibake', "
                          UTF8EXT_ENCODING_NAMES, z);
       sqlite3_free((char*)z);
     }
@@ -1667,6 +1776,7 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     sqlite3_finalize(pList);
   }
   rc = job_end(&job, rc);
+  sqlite3_free(job.aMoji);
   job_result(ctx, &job, rc);
 }
 

@@ -5,6 +5,7 @@
 ** See utf8ext_glue.h for what each one promises.
 */
 #include "utf8ext_glue.h"
+#include "mojibake.h"
 
 #include <float.h>
 #include <stdarg.h>
@@ -51,6 +52,40 @@ int utf8ext_stored_text(sqlite3_value *v, int eTextEnc,
   }
   *pz = z;
   return z!=0;
+}
+
+int utf8ext_utf16_well_formed(const unsigned char *z, sqlite3_int64 n,
+                              int eTextEnc){
+  sqlite3_int64 i;
+  int hi = eTextEnc==SQLITE_UTF16BE ? 0 : 1;   /* index of the high byte */
+  if( n%2!=0 ) return 0;
+  for(i=0; i+1<n; i+=2){
+    unsigned u = z[i+hi];
+    if( u<0xD8 || u>0xDF ) continue;            /* not a surrogate */
+    if( u>=0xDC || i+3>=n ) return 0;           /* lone low half, or last */
+    u = z[i+2+hi];
+    if( u<0xDC || u>0xDF ) return 0;            /* high half, no low one */
+    i += 2;
+  }
+  return 1;
+}
+
+int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
+                           unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                           sqlite3_int64 *pnOut){
+  utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
+  size_t len = 0;
+  if( n<=0 || !utf8_moji_possible(z, (size_t)n) ) return 0;
+  if( *pnBuf<n ){
+    /* undoing only shrinks the text: n bytes are enough */
+    unsigned char *aNew = sqlite3_realloc64(*paBuf, (sqlite3_uint64)n);
+    if( aNew==0 ) return -SQLITE_NOMEM;
+    *paBuf = aNew;
+    *pnBuf = n;
+  }
+  if( utf8_unmojibake(z, (size_t)n, *paBuf, &len, chain)==0 ) return 0;
+  *pnOut = (sqlite3_int64)len;
+  return 1;
 }
 
 int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc){

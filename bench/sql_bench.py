@@ -13,9 +13,15 @@ the ratio of the medians. Nothing here asserts anything about time.
   a 600 KB value of 200,000 CJK characters:
     count(input) FROM utf8_codepoints(v)      vs  count(*), same rows (the
     hidden input column is the whole value on every row; linear, not a copy)
-  a table of 20 TEXT columns and 200,000 rows, 1% of rows with a bad value:
+  a table of 20 TEXT columns and 200,000 rows, 1% of rows with a bad value,
+  1% with a mojibake one:
     utf8_audit('w'), utf8_audit_summary('w')  vs  count(*) WHERE NOT (utf8_valid(c0) AND ...)
+    sum(bad), sum(mojibake) FROM utf8_audit_summary('w') (the mojibake count
+    is made only when the query uses the column; count(*) above does not)
+                                              vs  sum(NOT utf8_valid(c0)), sum(utf8_mojibake(c0) IS NOT NULL), ...
     utf8_repair('w')                          vs  UPDATE w SET c = utf8_fix(c), ... WHERE NOT ...
+    utf8_repair('w', 'mojibake')              vs  UPDATE w SET c = utf8_unmojibake(c), ...
+                                                  WHERE utf8_mojibake(c0) IS NOT NULL OR ...
 
 BENCH_ONLY=table runs only the table figures.
 """
@@ -37,6 +43,12 @@ def make_values(n, rng):
             s += rng.choice(other) if rng.random() < 0.3 else rng.choice(ascii_chars)
         out.append(s)
     return [out[i % 1000] + str(i % 97) for i in range(n)]
+
+
+def misread(s):
+    """s's UTF-8 read as Windows-1252 (its 5 holes as Latin-1) and encoded again."""
+    return "".join(chr(b) if b in (0x81, 0x8D, 0x8F, 0x90, 0x9D) else bytes([b]).decode("cp1252")
+                   for b in s.encode())
 
 
 def run_timed(db, sql):
@@ -77,11 +89,14 @@ def table_figures(db, rng):
     # 1% of rows get one ill-formed value, in a column that varies
     con.execute("UPDATE w0 SET c%d = CAST(CAST(c%d AS BLOB) || x'FF' AS TEXT) WHERE rowid %% 100 = 0" % (7, 7))
     con.execute("UPDATE w0 SET c13 = CAST(CAST(c13 AS BLOB) || x'C0' AS TEXT) WHERE rowid % 100 = 50")
+    # another 1% get one well-formed mojibake value (a value misread as cp1252)
+    con.executemany("UPDATE w0 SET c3 = ? WHERE rowid = ?",
+                    ((misread(vals[r % 20_000]), r) for r in range(25, 200_001, 100)))
     con.commit()
     con.close()
     all_valid = " AND ".join("utf8_valid(%s)" % c for c in cols)
     fresh = "DROP TABLE IF EXISTS w; DROP TABLE IF EXISTS utf8_repair_log; CREATE TABLE w AS SELECT * FROM w0;"
-    print("\n20 TEXT columns x 200,000 rows, 1% of rows with an ill-formed value")
+    print("\n20 TEXT columns x 200,000 rows, 1% of rows with an ill-formed value, 1% with mojibake")
     run_timed(db, fresh)
     baseline = "SELECT count(*) FROM w WHERE NOT (%s);" % all_valid
     pair(db, "SELECT count(*) FROM utf8_audit('w')", "SELECT count(*) FROM utf8_audit('w');",
@@ -92,6 +107,17 @@ def table_figures(db, rng):
     pair(db, "SELECT utf8_repair('w') (logs each original)", "SELECT utf8_repair('w');",
          "UPDATE w SET c = utf8_fix(c), ... WHERE NOT ...",
          "UPDATE w SET %s WHERE NOT (%s);" % (", ".join("%s = utf8_fix(%s)" % (c, c) for c in cols), all_valid),
+         setup_a=fresh, setup_b=fresh)
+    run_timed(db, fresh)
+    pair(db, "sum(bad), sum(mojibake) FROM utf8_audit_summary",
+         "SELECT sum(bad), sum(mojibake) FROM utf8_audit_summary('w');",
+         "sum(NOT utf8_valid(c)), sum(utf8_mojibake(c) IS NOT NULL)",
+         "SELECT %s FROM w;" % ", ".join("sum(NOT utf8_valid(%s)), sum(utf8_mojibake(%s) IS NOT NULL)"
+                                          % (c, c) for c in cols))
+    any_moji = " OR ".join("utf8_mojibake(%s) IS NOT NULL" % c for c in cols)
+    pair(db, "SELECT utf8_repair('w', 'mojibake') (logs each)", "SELECT utf8_repair('w', 'mojibake');",
+         "UPDATE w SET c = utf8_unmojibake(c), ... WHERE ...",
+         "UPDATE w SET %s WHERE %s;" % (", ".join("%s = utf8_unmojibake(%s)" % (c, c) for c in cols), any_moji),
          setup_a=fresh, setup_b=fresh)
 
 

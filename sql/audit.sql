@@ -1,6 +1,7 @@
 -- sql/audit.sql - audit every ordinary table of the main schema: per
 -- column, how many TEXT values were checked, how many are not well-formed
--- UTF-8 and why; then the worst values with their context.
+-- UTF-8 and why, how many are well-formed mojibake (what utf8_repair's
+-- 'mojibake' method would repair); then the worst values with their context.
 --
 --   sqlite3 my.db -cmd '.load ./utf8ext' '.read sql/audit.sql'
 --
@@ -10,8 +11,8 @@
 
 .headers on
 .mode column
-.print Summary: TEXT values checked, ill-formed, and why
-SELECT tbl AS "table", col AS "column", checked, bad, reasons, first_pk
+.print Summary: TEXT values checked, ill-formed, and why; well-formed but mojibake
+SELECT tbl AS "table", col AS "column", checked, bad, reasons, first_pk, mojibake
   FROM utf8_audit_summary(NULL)
  WHERE checked > 0;
 

@@ -1,4 +1,5 @@
--- sql/repair.sql - repair every ill-formed TEXT value of the main schema,
+-- sql/repair.sql - repair every ill-formed TEXT value of the main schema
+-- (or, with @method 'mojibake', every misread one),
 -- keeping every original in utf8_repair_log; all or nothing. A second run
 -- finds nothing and changes nothing. sql/undo.sql puts the originals back.
 --
@@ -8,7 +9,9 @@
 --
 -- @method picks the repair: 'fix' (the default: utf8_fix, U+FFFD for each
 -- ill-formed unit) or an encoding of utf8_recode ('cp1252', 'latin1',
--- 'cesu8', 'mutf8'): the bad bytes are decoded as that encoding.
+-- 'cesu8', 'mutf8'): the bad bytes are decoded as that encoding. Or
+-- 'mojibake': well-formed text that was misread ("CafÃ©") becomes
+-- utf8_unmojibake of it ("Café"); ill-formed values are left to 'fix'.
 -- utf8_repair (docs/reference.md) refuses, changing nothing, a repair it
 -- cannot undo exactly; the error says which table, column and row.
 

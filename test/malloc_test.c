@@ -9,7 +9,8 @@
 ** sqlite3_auto_extension), fills a table with valid and ill-formed, short
 ** and long values, and calls every function: each scalar with TEXT and
 ** BLOB arguments, utf8_codepoints and utf8_audit (rowid and WITHOUT ROWID
-** tables, one table and all), and the error paths.
+** tables, one table and all), utf8_audit_summary, utf8_repair (methods
+** fix and mojibake) and utf8_undo, and the error paths.
 **
 ** First a run with no failure records what each statement returns. Then
 ** for N = 1, 2, ... until a run completes without reaching its Nth
@@ -155,6 +156,22 @@ static const char *const script[] = {
   "SELECT id, hex(v), hex(b) FROM t ORDER BY id",
   "SELECT hex(k), j, hex(v) FROM w ORDER BY k, j",
   "SELECT utf8_repair('t', 'nonsense')",
+  /* the mojibake method and count: a key that is mojibake, an ill-formed
+  ** value left alone, a rowid table, then undo */
+  "CREATE TABLE m(k TEXT PRIMARY KEY, v TEXT, j INT) WITHOUT ROWID",
+  "INSERT INTO m VALUES ('Caf\xC3\x83\xC2\xA9', 'It\xC3\xA2\xE2\x82\xAC\xE2\x84\xA2s', 1),"
+  " ('ok', '\xC3\x83\xC6\x92\xC3\x82\xC2\xA9', 2), ('x', CAST(x'C383C2A9FF' AS TEXT), 3)",
+  "CREATE TABLE mr(v TEXT)",
+  "INSERT INTO mr VALUES ('\xC3\x83\xC2\xA9'), ('plain'), (x'C383C2A9')",
+  "SELECT tbl, col, checked, bad, mojibake FROM utf8_audit_summary(NULL)",
+  "SELECT utf8_repair(NULL, 'mojibake')",
+  "SELECT tbl, col, rid, hex(key), pk, hex(original), hex(repaired), method"
+  " FROM utf8_repair_log ORDER BY id",
+  "SELECT utf8_repair(NULL, 'mojibake')",
+  "SELECT utf8_undo()",
+  "SELECT hex(k), hex(v), j FROM m ORDER BY j",
+  "SELECT hex(v) FROM mr ORDER BY rowid",
+  "SELECT count(*) FROM utf8_repair_log",
 };
 #define N_SCRIPT (int)(sizeof(script)/sizeof(script[0]))
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # test/valgrind.sh [LIB] - run the SQL scripts of sql/ (import, audit,
-# repair with each method, undo, constraints, schema) through the real
+# repair with each method, mojibake too, undo, constraints, schema) through the real
 # sqlite3 shell under valgrind, the way sql/demo.sh and test/sql.test run
 # them, with the extension LIB (default ./utf8ext) loaded. Every step must
 # finish with no valgrind error and no definitely lost block.
@@ -47,6 +47,11 @@ step audit-again  '.read sql/audit.sql'
 step undo         '.read sql/undo.sql'
 step repair-cp1252 '.parameter set @method cp1252' '.read sql/repair.sql'
 step undo-again   '.read sql/undo.sql'
+step repair-mojibake "CREATE TABLE mj(k TEXT PRIMARY KEY, v) WITHOUT ROWID;
+                      INSERT INTO mj VALUES ('CafÃ©', 'Itâ€™s'), ('x', CAST(x'C383C2A9FF' AS TEXT))" \
+                  '.parameter set @method mojibake' '.read sql/repair.sql' \
+                  "SELECT * FROM utf8_audit_summary(NULL)"
+step undo-mojibake '.read sql/undo.sql'
 step repair-again '.read sql/repair.sql'
 step constraints  '.read sql/constraints.sql' \
                   "INSERT INTO imported(name) VALUES (CAST(x'5A6FEB' AS TEXT))"

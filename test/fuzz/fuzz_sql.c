@@ -18,7 +18,10 @@
 **   (of code points taken from VALUE), utf8ext_version, utf8ext_impl,
 **   utf8_codepoints, and utf8_audit over a table named R (quoted) whose
 **   columns hold VALUE and R, and over a WITHOUT ROWID table keyed by
-**   (VALUE, R), whose pk literals must find their row again.
+**   (VALUE, R), whose pk literals must find their row again; on that
+**   table utf8_repair(..., 'mojibake') changes as many values as
+**   utf8_audit_summary counts, a second run none, and utf8_undo restores
+**   every byte (or the repair is refused and nothing changed).
 **
 ** Results are compared with the reference decoder (test/reference.c) and
 ** with each other: utf8_valid with the reference; utf8_fix(X) is
@@ -546,6 +549,70 @@ static void check_audit_pk(sqlite3 *db, const fuzz_args *a){
   sqlite3_finalize(pAudit);
 }
 
+/* One integer from zSql, or -1 after an error (its message into zErr). */
+static sqlite3_int64 one_int(sqlite3 *db, const char *zSql, char *zErr,
+                             int nErr){
+  sqlite3_stmt *pStmt = 0;
+  sqlite3_int64 v = -1;
+  if( sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0)!=SQLITE_OK ) fail("prepare", zSql);
+  if( sqlite3_step(pStmt)==SQLITE_ROW ) v = sqlite3_column_int64(pStmt, 0);
+  else snprintf(zErr, nErr, "%s", sqlite3_errmsg(db));
+  sqlite3_finalize(pStmt);
+  return v;
+}
+
+/* Every byte of table wr, for comparing before and after. */
+static char *dump_wr(sqlite3 *db){
+  sqlite3_stmt *pStmt = 0;
+  char *z = 0;
+  if( sqlite3_prepare_v2(db, "SELECT group_concat(typeof(k)||hex(k)||typeof(j)"
+      "||hex(j)||typeof(v)||hex(v), ',') FROM wr", -1, &pStmt, 0)!=SQLITE_OK
+   || sqlite3_step(pStmt)!=SQLITE_ROW ){
+    fail("dump wr", sqlite3_errmsg(db));
+  }
+  z = sqlite3_mprintf("%s", sqlite3_column_text(pStmt, 0));
+  sqlite3_finalize(pStmt);
+  return z;
+}
+
+/*
+** utf8_repair(wr, 'mojibake') on the table check_audit_pk() filled (the
+** value as key and as column): it changes exactly as many values as
+** utf8_audit_summary counts as mojibake, a second run changes nothing,
+** and utf8_undo puts every byte back; or it is refused and nothing
+** changed.
+*/
+static void check_moji_repair(sqlite3 *db){
+  char zErr[256] = "";
+  char *zBefore = dump_wr(db), *zAfter;
+  sqlite3_int64 nCount = one_int(db, "SELECT sum(mojibake) FROM"
+                                 " utf8_audit_summary('wr')", zErr, sizeof(zErr));
+  sqlite3_int64 n = one_int(db, "SELECT utf8_repair('wr', 'mojibake')", zErr,
+                            sizeof(zErr));
+  if( nCount<0 ) fail("summary of wr", zErr);
+  if( n<0 ){
+    if( strncmp(zErr, "utf8_repair: ", 13)!=0 ) fail("utf8_repair mojibake", zErr);
+    zAfter = dump_wr(db);
+    if( strcmp(zBefore, zAfter)!=0 ) fail("a refused repair changed wr", zErr);
+  }else{
+    if( n!=nCount ) fail("utf8_repair mojibake count differs from the summary", 0);
+    if( one_int(db, "SELECT utf8_repair('wr', 'mojibake')", zErr, sizeof(zErr))!=0 ){
+      fail("utf8_repair mojibake is not idempotent", zErr);
+    }
+    if( one_int(db, "SELECT sum(mojibake) FROM utf8_audit_summary('wr')",
+                zErr, sizeof(zErr))!=0 ){
+      fail("mojibake counted after the repair", zErr);
+    }
+    if( one_int(db, "SELECT utf8_undo('wr')", zErr, sizeof(zErr))!=n ){
+      fail("utf8_undo after mojibake", zErr);
+    }
+    zAfter = dump_wr(db);
+    if( strcmp(zBefore, zAfter)!=0 ) fail("undo of mojibake is not exact", zAfter);
+  }
+  sqlite3_free(zBefore);
+  sqlite3_free(zAfter);
+}
+
 /*
 ** Open a database with the extension (auto extension) in encoding zEnc.
 */
@@ -576,6 +643,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size){
   check_scalars(db, &a, 1);
   check_audit(db, &a);
   check_audit_pk(db, &a);
+  check_moji_repair(db);
   if( sqlite3_close(db)!=SQLITE_OK ) fail("close", sqlite3_errmsg(db));
   return 0;
 }
