@@ -1,7 +1,7 @@
 /*
 ** core/mojibake.h - find and undo mojibake: UTF-8 text that was decoded
-** with the wrong charset (Windows-1252, Latin-1 or Windows-1251) and encoded again, once
-** or more. Plain C, no SQLite, no allocation. The rule that decides is at
+** with the wrong charset (Windows-1252, Latin-1, Windows-1251,
+** Windows-1250 or Mac OS Roman) and encoded again, once or more. Plain C, no SQLite, no allocation. The rule that decides is at
 ** the top of core/mojibake.c and in docs/mojibake.md.
 */
 #ifndef UTF8EXT_CORE_MOJIBAKE_H
@@ -15,13 +15,22 @@ typedef enum utf8_moji_charset {
   UTF8_MOJI_CP1252 = 0,   /* Windows-1252, 81 8D 8F 90 9D as U+0081.. */
   UTF8_MOJI_LATIN1,       /* ISO-8859-1: each byte its own code point */
   UTF8_MOJI_CP1251,       /* Windows-1251 (Cyrillic), 98 as U+0098 */
+  UTF8_MOJI_CP1250,       /* Windows-1250 (Central European), 81 83 88 90
+                          ** 98 as the C1 controls of the same value */
+  UTF8_MOJI_MACROMAN,     /* Mac OS Roman, DB as the euro sign */
   UTF8_MOJI_COUNT
 } utf8_moji_charset;
+
+/* The character of byte b (0-255) in charset cs; every byte has one (the
+** bytes a Windows charset leaves undefined are the C1 controls of the
+** same value, as WHATWG maps them). */
+uint32_t utf8_moji_decode_byte(utf8_moji_charset cs, unsigned b);
 
 /* The most misreadings undone in one value. */
 #define UTF8_MOJI_MAX_DEPTH 4
 
-/* The charset's name as utf8_mojibake() spells it ("cp1252", "latin1"). */
+/* The charset's name as utf8_mojibake() spells it ("cp1252", "latin1",
+** "cp1251", "cp1250", "macroman"). */
 const char *utf8_moji_name(utf8_moji_charset cs);
 
 /*
