@@ -368,9 +368,10 @@ static void encodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 
 /*
 ** utf8_mojibake(X) and utf8_unmojibake(X) share this: the misreadings of
-** X undone by core/mojibake.c. Returns the depth (0: nothing to undo, or
-** X NULL or ill-formed) with *pOut (from sqlite3_malloc) and *pLen; -1
-** after reporting an error to ctx.
+** X undone by core/mojibake.c, or X read whole as UTF-16 or UTF-32 by
+** core/widetext.c. Returns the depth (0: nothing to undo, or X NULL or
+** ill-formed and not wide text) with *pOut (from sqlite3_malloc) and
+** *pLen; -1 after reporting an error to ctx.
 */
 static int unmojibake_arg(sqlite3_context *ctx, sqlite3_value *v,
                           utf8_moji_charset *chain, unsigned char **pOut,
@@ -379,9 +380,20 @@ static int unmojibake_arg(sqlite3_context *ctx, sqlite3_value *v,
   sqlite3_int64 n;
   unsigned char *out;
   int rc, depth;
+  utf8_moji_charset wide;
   *pOut = 0;
   rc = arg_bytes(ctx, v, &z, &n);
   if( rc<=0 ) return rc;
+  /* UTF-16 or UTF-32 without a BOM: decoded whole, ill-formed or not */
+  wide = utf8_moji_wide(z, (size_t)n, 0, pLen);
+  if( wide!=UTF8_MOJI_COUNT ){
+    out = sqlite3_malloc64((sqlite3_uint64)*pLen + 1);
+    if( out==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
+    utf8_moji_wide(z, (size_t)n, out, pLen);
+    chain[0] = wide;
+    *pOut = out;
+    return 1;
+  }
   if( !utf8_moji_possible(z, (size_t)n) ) return 0;
   out = sqlite3_malloc64((sqlite3_uint64)n + 1);
   if( out==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
@@ -394,7 +406,7 @@ static int unmojibake_arg(sqlite3_context *ctx, sqlite3_value *v,
 /*
 ** utf8_mojibake(X): NULL when X shows no sign of a wrong decoding (or is
 ** NULL or ill-formed); else the misreadings, outermost first: 'cp1252',
-** 'cp1252,cp1252', 'latin1'.
+** 'cp1252,cp1252', 'latin1', 'macroman'; or 'utf-16le' and the like.
 */
 static void mojibakeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];

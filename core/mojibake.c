@@ -103,6 +103,10 @@ const char *utf8_moji_name(utf8_moji_charset cs){
     case UTF8_MOJI_CP1251: return "cp1251";
     case UTF8_MOJI_CP1250: return "cp1250";
     case UTF8_MOJI_MACROMAN: return "macroman";
+    case UTF8_MOJI_UTF16LE: return "utf-16le";
+    case UTF8_MOJI_UTF16BE: return "utf-16be";
+    case UTF8_MOJI_UTF32LE: return "utf-32le";
+    case UTF8_MOJI_UTF32BE: return "utf-32be";
     default: return "?";
   }
 }

@@ -18,7 +18,11 @@ typedef enum utf8_moji_charset {
   UTF8_MOJI_CP1250,       /* Windows-1250 (Central European), 81 83 88 90
                           ** 98 as the C1 controls of the same value */
   UTF8_MOJI_MACROMAN,     /* Mac OS Roman, DB as the euro sign */
-  UTF8_MOJI_COUNT
+  UTF8_MOJI_COUNT,        /* (the single-byte charsets are those above) */
+  UTF8_MOJI_UTF16LE,      /* UTF-16 or UTF-32 without a byte-order mark */
+  UTF8_MOJI_UTF16BE,      /* stored as if it were UTF-8 (utf8_moji_wide) */
+  UTF8_MOJI_UTF32LE,
+  UTF8_MOJI_UTF32BE
 } utf8_moji_charset;
 
 /* The character of byte b (0-255) in charset cs; every byte has one (the
@@ -52,5 +56,15 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
 ** utf8_unmojibake() starts with it; ASCII costs one memchr.
 */
 int utf8_moji_possible(const unsigned char *s, size_t n);
+
+/*
+** UTF-16 or UTF-32 text without a byte-order mark in s[0..n) (well-formed
+** UTF-8 or not), by the rule at the top of core/widetext.c. Returns
+** UTF8_MOJI_UTF16LE .. UTF8_MOJI_UTF32BE with *outlen the length of its
+** UTF-8, written to out when out is not NULL (call with NULL first to
+** size it); UTF8_MOJI_COUNT when s is not such text.
+*/
+utf8_moji_charset utf8_moji_wide(const unsigned char *s, size_t n,
+                                 unsigned char *out, size_t *outlen);
 
 #endif /* UTF8EXT_CORE_MOJIBAKE_H */
