@@ -92,6 +92,7 @@
 **    to cp1252 but one character 夏 to MacRoman.
 */
 #include "mojibake.h"
+#include "mojiscan.h"
 #include "utf8.h"
 
 #include <string.h>
@@ -800,10 +801,33 @@ static int possible_cs(utf8_moji_charset cs, const unsigned char *s, size_t n){
   }
 }
 
-int utf8_moji_possible(const unsigned char *s, size_t n){
+int utf8_moji_possible_plain(const unsigned char *s, size_t n){
   return possible_1252(s, n) || possible_1251(s, n)
       || possible_strict(UTF8_MOJI_CP1250, s, n)
       || possible_strict(UTF8_MOJI_MACROMAN, s, n);
+}
+
+/* The baseline copy of the block scan (core/mojiscan.h). */
+MOJI_SCAN_DEFINE(utf8_moji_scan_generic, , 16)
+
+/*
+** Rule 1 fast: the dispatched scan skips clean blocks; a block where it
+** fires (and the tail) is decided by the exact filters on that block and
+** the three bytes after it.
+*/
+int utf8_moji_possible_using(size_t (*scan)(const unsigned char*, size_t),
+                             const unsigned char *s, size_t n){
+  size_t k = 0;
+  for(;;){
+    k += scan(s+k, n-k);
+    if( k+MOJI_REACH>n ) return utf8_moji_possible_plain(s+k, n-k);
+    if( utf8_moji_possible_plain(s+k, MOJI_REACH) ) return 1;
+    k += MOJI_BLOCK;
+  }
+}
+
+int utf8_moji_possible(const unsigned char *s, size_t n){
+  return utf8_moji_possible_using(utf8_moji_scan, s, n);
 }
 
 /* One pass of charset cs over x->s. */

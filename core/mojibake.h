@@ -51,11 +51,29 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
 
 /*
 ** The cheap test: 0 when s[0..n) cannot hold mojibake of the charsets
-** above (no character U+00C2..U+00F4, which is C3 xx in UTF-8, followed
-** by one that a misreading makes of a continuation byte), 1 when it may.
-** utf8_unmojibake() starts with it; ASCII costs one memchr.
+** above (no lead character a misreading makes followed by one it makes of
+** a continuation byte: rules 1, 8 and 9 of core/mojibake.c), 1 when it
+** may. utf8_unmojibake() starts with it. utf8_moji_possible() skips clean
+** 64-byte blocks with the vector scan the CPU runs (core/mojiscan.h);
+** utf8_moji_possible_plain() is the same answer byte by byte, the
+** reference the tests hold it to.
 */
 int utf8_moji_possible(const unsigned char *s, size_t n);
+int utf8_moji_possible_plain(const unsigned char *s, size_t n);
+
+/*
+** The block scan of core/mojiscan.h: the offset of the first 64-byte
+** block where mojibake may start, or of the tail too short for a block.
+** utf8_moji_scan() is the one the dispatcher chose; the others are there
+** for the tests and the benchmark to run side by side.
+*/
+size_t utf8_moji_scan(const unsigned char *s, size_t n);
+size_t utf8_moji_scan_generic(const unsigned char *s, size_t n);
+size_t utf8_moji_scan_avx2(const unsigned char *s, size_t n);
+
+/* utf8_moji_possible() with a given scan (the tests run each). */
+int utf8_moji_possible_using(size_t (*scan)(const unsigned char*, size_t),
+                             const unsigned char *s, size_t n);
 
 /*
 ** UTF-16 or UTF-32 text without a byte-order mark in s[0..n) (well-formed

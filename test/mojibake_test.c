@@ -23,6 +23,7 @@
 ** iterations (--quick is 1/10).
 */
 #include "mojibake.h"
+#include "impl.h"
 #include "utf8.h"
 
 #include <stdio.h>
@@ -428,11 +429,83 @@ static void check_chain(void){
   }
 }
 
+/*
+** The fast filter against the plain one: utf8_moji_possible_using() with
+** every block scan this CPU runs must answer as utf8_moji_possible_plain()
+** does. Inputs: every string of up to 3 bytes (the tail path); every
+** 4-byte pattern over the bytes the filters look at, alone in ASCII at a
+** position that walks through the block and across its edge; and random
+** buffers biased to those bytes. A wrong "0" would hide mojibake, a wrong
+** "1" only costs time, but both are counted.
+*/
+typedef size_t (*scan_fn)(const unsigned char*, size_t);
+static const unsigned char hot[] = {
+  0x20, 0x41, 0x61, 0x80, 0x81, 0x82, 0x83, 0x84, 0x87, 0x88, 0x8D, 0x8E,
+  0x8F, 0x90, 0x91, 0x92, 0x93, 0x97, 0x99, 0x9A, 0x9B, 0x9E, 0xA2, 0xA3,
+  0xA4, 0xA7, 0xA9, 0xAB, 0xAC, 0xAD, 0xAE, 0xB0, 0xB4, 0xB5, 0xB9, 0xBA,
+  0xBF, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xCB, 0xCE, 0xCF, 0xD0, 0xD1, 0xD2,
+  0xE2, 0xEF };
+#define N_HOT (sizeof(hot)/sizeof(hot[0]))
+
+static void check_filter(void){
+  scan_fn scans[3];
+  const char *names[3];
+  int ns = 0, k;
+  long bad = 0, tried = 0, ones = 0;
+  unsigned char b[300];
+  size_t i, n;
+  uint32_t x;
+  scans[ns] = utf8_moji_scan_generic; names[ns++] = "generic";
+  scans[ns] = utf8_moji_scan; names[ns++] = "dispatched";
+#if defined(UTF8EXT_HAVE_X86)
+  if( utf8_cpu_has_avx2() ){ scans[ns] = utf8_moji_scan_avx2; names[ns++] = "avx2"; }
+#endif
+  /* every string of 0 to 3 bytes */
+  for(n=0; n<=3; n++){
+    uint32_t lim = 1u<<(8*n);
+    for(x=0; x<lim; x++){
+      int want;
+      for(i=0; i<n; i++) b[i] = (unsigned char)(x>>(8*i));
+      want = utf8_moji_possible_plain(b, n);
+      for(k=0; k<ns; k++) bad += utf8_moji_possible_using(scans[k], b, n)!=want;
+      tried++;
+    }
+  }
+  /* every 4-byte pattern of hot bytes, alone in 140 bytes of ASCII */
+  for(x=0; x<N_HOT*N_HOT*N_HOT*N_HOT; x++){
+    size_t at = x%80, len = 140;
+    int want;
+    memset(b, 'a', len);
+    b[at] = hot[x%N_HOT]; b[at+1] = hot[x/N_HOT%N_HOT];
+    b[at+2] = hot[x/N_HOT/N_HOT%N_HOT]; b[at+3] = hot[x/N_HOT/N_HOT/N_HOT];
+    want = utf8_moji_possible_plain(b, len);
+    ones += want;
+    for(k=0; k<ns; k++) bad += utf8_moji_possible_using(scans[k], b, len)!=want;
+    tried++;
+  }
+  /* random buffers: hot bytes and ASCII, lengths 0 to 300 */
+  for(x=0; x<200000; x++){
+    int want;
+    n = rnd(301);
+    for(i=0; i<n; i++) b[i] = rnd(4) ? hot[rnd(N_HOT)] : (unsigned char)('a'+rnd(26));
+    want = utf8_moji_possible_plain(b, n);
+    ones += want;
+    for(k=0; k<ns; k++) bad += utf8_moji_possible_using(scans[k], b, n)!=want;
+    tried++;
+  }
+  printf("filter: %ld inputs (every string to 3 bytes, every 4-byte pattern of "
+         "%d bytes, random), %d scans (", tried, (int)N_HOT, ns);
+  for(k=0; k<ns; k++) printf("%s%s", k ? " " : "", names[k]);
+  printf("), %ld may-be answers, %ld disagreements\n", ones, bad);
+  if( bad==0 ) n_pass++; else n_fail++;
+}
+
 int main(int argc, char **argv){
   long iters = 20000;
   if( argc>1 ) iters = strcmp(argv[1], "--quick")==0 ? iters/10 : iters*atol(argv[1]);
   load_tables();
   check_chain();
+  if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "filter")==0 ) check_filter();
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "ordinary")==0 )
     run("ordinary", ordinary_text, iters, 1, 0, 0);
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "random")==0 )
