@@ -15,8 +15,8 @@
 **     value), none is U+0000, DEL, a C1 control or a C0 control other
 **     than TAB, LF and CR, none is U+FFFE or U+FFFF (a reversed BOM);
 **   - the zero bytes are where text of mostly ASCII and Latin-1 puts them:
-**     at least two thirds of the units are U+0001 to U+00FF (their high
-**     byte or bytes zero). Text with NULs in it fails here: read in pairs,
+**     at least two thirds of the characters are U+0001 to U+00FF (their
+**     high byte or bytes zero; a surrogate pair counts as one). Text with NULs in it fails here: read in pairs,
 **     its letters make units like U+6568 ("he").
 **
 ** UTF-32 is tried first (its units, read as UTF-16, would hold U+0000),

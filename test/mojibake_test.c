@@ -500,12 +500,76 @@ static void check_filter(void){
   if( bad==0 ) n_pass++; else n_fail++;
 }
 
+/*
+** UTF-16 and UTF-32 without a BOM (core/widetext.c): Latin prose T is
+** written in each of the four forms by the test's own encoder; the reading
+** must give T back with the right name exactly when at least two thirds
+** of T's characters are U+0001..U+00FF (the rule), and never otherwise.
+** T itself, UTF-8 without a NUL, is never read so.
+*/
+static void put_wide(buf *b, uint32_t c, int w, int be){
+  unsigned char u[4];
+  int k;
+  if( w==2 && c>=0x10000 ){
+    put_wide(b, 0xD800 + ((c-0x10000)>>10), 2, be);
+    put_wide(b, 0xDC00 + ((c-0x10000)&0x3FF), 2, be);
+    return;
+  }
+  for(k=0; k<w; k++) u[be ? w-1-k : k] = (unsigned char)(c>>(8*k));
+  put(b, u, (size_t)w);
+}
+static void check_wide(long iters){
+  static const struct { utf8_moji_charset cs; int w, be; } f[4] = {
+    { UTF8_MOJI_UTF16LE, 2, 0 }, { UTF8_MOJI_UTF16BE, 2, 1 },
+    { UTF8_MOJI_UTF32LE, 4, 0 }, { UTF8_MOJI_UTF32BE, 4, 1 } };
+  buf t = {0}, wb = {0};
+  long it, tried = 0, read = 0, bad = 0;
+  unsigned char *out = 0;
+  for(it=0; it<iters; it++){
+    size_t i = 0, chars = 0, narrow = 0, len;
+    int k;
+    latin_text(&t);
+    if( rnd(3)==0 ) put_cp(&t, 0x1F600+rnd(0x40));    /* an emoji: a pair */
+    while( i<t.n ){
+      utf8_unit u = utf8_decode_unit(t.z+i, t.n-i);
+      chars++;
+      narrow += u.codepoint<=0xFF;
+      i += u.length;
+    }
+    if( utf8_moji_wide(t.z, t.n, 0, &len)!=UTF8_MOJI_COUNT ) bad++;
+    for(k=0; k<4; k++){
+      int want = chars>=2 && narrow*3>=chars*2;
+      utf8_moji_charset got;
+      wb.n = 0;
+      i = 0;
+      while( i<t.n ){
+        utf8_unit u = utf8_decode_unit(t.z+i, t.n-i);
+        put_wide(&wb, u.codepoint, f[k].w, f[k].be);
+        i += u.length;
+      }
+      tried++;
+      got = utf8_moji_wide(wb.z, wb.n, 0, &len);
+      if( !want ){ bad += got!=UTF8_MOJI_COUNT; continue; }
+      if( got!=f[k].cs || len!=t.n ){ bad++; continue; }
+      out = realloc(out, len+1);
+      utf8_moji_wide(wb.z, wb.n, out, &len);
+      if( memcmp(out, t.z, len)!=0 ){ bad++; continue; }
+      read++;
+    }
+  }
+  printf("wide: %ld values in UTF-16LE/BE and UTF-32LE/BE, %ld read back "
+         "exactly, %ld wrong\n", tried, read, bad);
+  if( bad==0 ) n_pass++; else n_fail++;
+  free(t.z); free(wb.z); free(out);
+}
+
 int main(int argc, char **argv){
   long iters = 20000;
   if( argc>1 ) iters = strcmp(argv[1], "--quick")==0 ? iters/10 : iters*atol(argv[1]);
   load_tables();
   check_chain();
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "filter")==0 ) check_filter();
+  if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "wide")==0 ) check_wide(iters);
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "ordinary")==0 )
     run("ordinary", ordinary_text, iters, 1, 0, 0);
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "random")==0 )
