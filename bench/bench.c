@@ -593,7 +593,9 @@ static void prose_fill(unsigned char *s, size_t n){
   while( i<n ) s[i++] = ' ';
 }
 
-/* The fast filter alone, as utf8_unmojibake starts with it. */
+/* The fast filter alone, as utf8_unmojibake starts with it (it stops at
+** the first block that may hold mojibake: on mojibake and random text its
+** figure only says that it answered at once). */
 static size_t possible_row(const unsigned char *s, size_t n){
   return (size_t)utf8_moji_possible(s, n);
 }
