@@ -25,8 +25,8 @@ BUILD   ?= build
 SHELL   := /bin/bash
 
 CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c core/context.c \
-            core/mojibake.c
-CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h
+            core/mojibake.c core/widetext.c
+CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h core/mojiscan.h
 
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.

@@ -198,8 +198,53 @@ static int parse_encoding(sqlite3_context *ctx, sqlite3_value *v,
 }
 
 /*
-** utf8_recode(X, ENC): X unchanged when well-formed; otherwise its
-** ill-formed units decoded as ENC instead of being replaced.
+** utf8_recode's 'whole': every byte of w->z decoded as the single-byte
+** charset (cp1252 or latin1), well-formed pairs among them too.
+*/
+static size_t write_whole(const text_writer *w, unsigned char *out){
+  utf8_moji_charset cs = w->option==UTF8_RECODE_LATIN1 ? UTF8_MOJI_LATIN1
+                                                       : UTF8_MOJI_CP1252;
+  unsigned char buf[4];
+  size_t i, o = 0;
+  for(i=0; i<w->n; i++){
+    uint32_t c = utf8_moji_decode_byte(cs, w->z[i]);
+    o += utf8_encode_scalar(c, out ? out+o : buf);
+  }
+  return o;
+}
+
+/*
+** Parse utf8_recode's HOW: 'units' (1, the default) or 'whole' (2); 0 for
+** NULL, -1 after reporting an error. 'whole' needs a single-byte ENC.
+*/
+static int parse_how(sqlite3_context *ctx, sqlite3_value *v, utf8_recode_enc enc){
+  const char *z;
+  if( sqlite3_value_type(v)==SQLITE_NULL ) return 0;
+  z = (const char*)sqlite3_value_text(v);
+  if( z==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
+  if( !option_has_nul(v, z) && sqlite3_stricmp(z, "units")==0 ) return 1;
+  if( !option_has_nul(v, z) && sqlite3_stricmp(z, "whole")==0 ){
+    if( enc==UTF8_RECODE_CP1252 || enc==UTF8_RECODE_LATIN1 ) return 2;
+    utf8ext_result_errorf(ctx, "utf8_recode: 'whole' decodes every byte as "
+                          "a single-byte charset: use it with 'cp1252' or 'latin1'");
+    return -1;
+  }
+  if( option_has_nul(v, z) ){
+    utf8ext_result_errorf(ctx, "utf8_recode: unknown option (it contains a "
+                          "NUL byte): use 'units' or 'whole'");
+  }else{
+    utf8ext_result_errorf(ctx, "utf8_recode: unknown option '%s': use "
+                          "'units' or 'whole'", z);
+  }
+  return -1;
+}
+
+/*
+** utf8_recode(X, ENC [, HOW]): X unchanged when well-formed; otherwise
+** its ill-formed units decoded as ENC instead of being replaced ('units',
+** the default), or all of X decoded as ENC ('whole': a legacy value whose
+** bytes happen to hold a well-formed pair, "Ã©" as C3 A9, comes out in
+** one charset, not mixed).
 */
 static void recodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   text_writer w;
@@ -207,8 +252,9 @@ static void recodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   sqlite3_int64 n;
   utf8_recode_enc enc = UTF8_RECODE_CP1252;
   size_t k;
-  (void)argc;
+  int how = 1;
   if( parse_encoding(ctx, argv[1], &enc)<=0 ) return;
+  if( argc>2 && (how = parse_how(ctx, argv[2], enc))<=0 ) return;
   if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
   k = utf8_find_error(z, (size_t)n);
   if( k==(size_t)n ){
@@ -220,8 +266,8 @@ static void recodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   w.z = z;
   w.n = (size_t)n;
   w.option = (int)enc;
-  w.write = write_recode;
-  result_written(ctx, &w, k);
+  w.write = how==2 ? write_whole : write_recode;
+  result_written(ctx, &w, how==2 ? 0 : k);
 }
 
 /*
@@ -368,9 +414,10 @@ static void encodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 
 /*
 ** utf8_mojibake(X) and utf8_unmojibake(X) share this: the misreadings of
-** X undone by core/mojibake.c. Returns the depth (0: nothing to undo, or
-** X NULL or ill-formed) with *pOut (from sqlite3_malloc) and *pLen; -1
-** after reporting an error to ctx.
+** X undone by core/mojibake.c, or X read whole as UTF-16 or UTF-32 by
+** core/widetext.c. Returns the depth (0: nothing to undo, or X NULL or
+** ill-formed and not wide text) with *pOut (from sqlite3_malloc) and
+** *pLen; -1 after reporting an error to ctx.
 */
 static int unmojibake_arg(sqlite3_context *ctx, sqlite3_value *v,
                           utf8_moji_charset *chain, unsigned char **pOut,
@@ -379,9 +426,20 @@ static int unmojibake_arg(sqlite3_context *ctx, sqlite3_value *v,
   sqlite3_int64 n;
   unsigned char *out;
   int rc, depth;
+  utf8_moji_charset wide;
   *pOut = 0;
   rc = arg_bytes(ctx, v, &z, &n);
   if( rc<=0 ) return rc;
+  /* UTF-16 or UTF-32 without a BOM: decoded whole, ill-formed or not */
+  wide = utf8_moji_wide(z, (size_t)n, 0, pLen);
+  if( wide!=UTF8_MOJI_COUNT ){
+    out = sqlite3_malloc64((sqlite3_uint64)*pLen + 1);
+    if( out==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
+    utf8_moji_wide(z, (size_t)n, out, pLen);
+    chain[0] = wide;
+    *pOut = out;
+    return 1;
+  }
   if( !utf8_moji_possible(z, (size_t)n) ) return 0;
   out = sqlite3_malloc64((sqlite3_uint64)n + 1);
   if( out==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
@@ -394,13 +452,13 @@ static int unmojibake_arg(sqlite3_context *ctx, sqlite3_value *v,
 /*
 ** utf8_mojibake(X): NULL when X shows no sign of a wrong decoding (or is
 ** NULL or ill-formed); else the misreadings, outermost first: 'cp1252',
-** 'cp1252,cp1252', 'latin1'.
+** 'cp1252,cp1252', 'latin1', 'macroman'; or 'utf-16le' and the like.
 */
 static void mojibakeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
   unsigned char *out;
   size_t len;
-  char buf[UTF8_MOJI_MAX_DEPTH*8];
+  char buf[UTF8_MOJI_MAX_DEPTH*10];       /* "macroman" 4 times, 3 commas */
   int depth, i;
   (void)argc;
   depth = unmojibake_arg(ctx, argv[0], chain, &out, &len);
@@ -472,6 +530,7 @@ int utf8ext_register_scalars(sqlite3 *db){
     { "utf8_check",        1, pure, checkFunc },
     { "utf8_encode",      -1, pure, encodeFunc },
     { "utf8_recode",       2, pure, recodeFunc },
+    { "utf8_recode",       3, pure, recodeFunc },
     { "utf8_mojibake",     1, pure, mojibakeFunc },
     { "utf8_unmojibake",   1, pure, unmojibakeFunc },
     { "utf8ext_version",   0, SQLITE_UTF8 | SQLITE_INNOCUOUS, versionFunc },

@@ -9,6 +9,7 @@
 */
 #include "utf8.h"
 #include "impl.h"
+#include "mojibake.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -170,4 +171,19 @@ int utf8_fix_vector(const unsigned char *s, size_t n, const unsigned char *r,
 const char *utf8_impl_name(void){
   if( atomic_load_explicit(&state, memory_order_acquire)!=2 ) resolve();
   return chosen_name;
+}
+
+/*
+** utf8_moji_possible()'s block scan (core/mojiscan.h): the AVX2 copy where
+** the chosen validator is AVX2 or AVX-512 (the same CPU check passed), the
+** baseline copy elsewhere.
+*/
+size_t utf8_moji_scan(const unsigned char *s, size_t n){
+  switch( current_id() ){
+#if defined(UTF8EXT_HAVE_X86)
+    case ID_AVX512:
+    case ID_AVX2:   return utf8_moji_scan_avx2(s, n);
+#endif
+    default:        return utf8_moji_scan_generic(s, n);
+  }
 }

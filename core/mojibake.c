@@ -1,7 +1,7 @@
 /*
 ** core/mojibake.c - find and undo mojibake: UTF-8 text decoded with the
-** wrong charset (Windows-1252, Latin-1 or Windows-1251) and encoded as
-** UTF-8 again.
+** wrong charset (Windows-1252, Latin-1, Windows-1251, Windows-1250 or
+** Mac OS Roman) and encoded as UTF-8 again.
 **
 ** THE DECISION RULE (docs/mojibake.md says the same with examples)
 **
@@ -15,7 +15,9 @@
 **    CB, E2 lead bytes), or "Â" and a space; then it must be well-formed.
 **    ASCII, Greek, Russian, CJK and clean accented prose stop there.
 **    (For cp1251, rule 8: a Cyrillic letter В..ф, cp1251's lead bytes,
-**    followed by one whose cp1251 byte is 80-BF.)
+**    followed by one whose cp1251 byte is 80-BF; for cp1250 and
+**    MacRoman, rule 9: one of the leads it allows followed by one of the
+**    charset's characters of bytes 80-BF.)
 ** 2. A pass reads characters back to bytes as cp1252, the C1 controls
 **    U+0080..U+009F as their own bytes (WHATWG's cp1252 for 81 8D 8F 90
 **    9D, Latin-1 for the others: a pass that needs one of those is named
@@ -54,7 +56,8 @@
 **    run of its own after an ASCII digit or punctuation ("10Â km").
 ** 7. Every fix shortens the text. Passes repeat (double encodings) while
 **    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
-**    confident on its own. The chain is the passes' charsets.
+**    confident on its own and reads the first pass's charset again
+**    (cp1252 and latin1 count as one). The chain is the passes' charsets.
 ** 8. Windows-1251, tried only when the cp1252 pass finds nothing. Real
 **    Russian, Ukrainian, Bulgarian and Serbian text is made of the very
 **    characters this misreading produces, so the rule is stricter and
@@ -62,8 +65,34 @@
 **    only when every one of its characters is inside a candidate and it
 **    has two candidates at least ("РџСЂРёРІРµС‚"); once one run is, runs
 **    of one candidate wholly consumed are fixed too ("РІ" for "в").
+** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
+**    Hungarian and Romanian text is made of cp1250's characters, and
+**    MacRoman's are the accented letters and dashes and quotes of every
+**    Western text, so a candidate counts only when its lead is a
+**    tell-tale: MacRoman ¬ √ ƒ ≈ ∆ ‚ and the Apple logo, or any lead of a
+**    three-byte character (√©, ‚Äô, ÊÄó); cp1250 Â Ă Ä Ĺ â đ (Ă©, Ĺ™,
+**    Ä›, â€ž). Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
+**    Ĺ (capitals themselves) and a capital, is weak ("PĂŞUNE" is
+**    Romanian); Ä then a closing mark at the start of a word is weak
+**    («Ä»); MacRoman's √π after no letter is weak (math), a three-byte
+**    candidate not led by ‚ is weak (CJK needs two). Other leads make
+**    candidates only in a run made wholly of candidates, two at least:
+**    Cyrillic (MacRoman – —, cp1250 Đ Ń), Hebrew (◊, ×), CJK; Greek
+**    (MacRoman Œ œ) three at least; none for cp1250's Greek and Arabic
+**    leads Î Ď Ř Ů, Czech capitals ("ĎŠ", "ŘŠ"). No rescue across runs
+**    (rule 5's second half): "√π" and "A–Ü" stay beside a misread
+**    "Caf√©"; only a one-letter word of such a run ("–∏" for и) is fixed
+**    once the value is known misread.
+** 10. Which reading: each charset whose filter lets the value through is
+**    counted; the one whose fixes take in the most characters wins, the
+**    first of cp1252, cp1250, MacRoman, cp1251 on a tie (where two read
+**    a run, their bytes are the same); cp1251 only when cp1252 fixes
+**    nothing. When another reading has candidates, sure or not, taking in
+**    more characters than the winner fixes, nothing is done: "Â§è" is §
+**    to cp1252 but one character 夏 to MacRoman.
 */
 #include "mojibake.h"
+#include "mojiscan.h"
 #include "utf8.h"
 
 #include <string.h>
@@ -73,6 +102,12 @@ const char *utf8_moji_name(utf8_moji_charset cs){
     case UTF8_MOJI_CP1252: return "cp1252";
     case UTF8_MOJI_LATIN1: return "latin1";
     case UTF8_MOJI_CP1251: return "cp1251";
+    case UTF8_MOJI_CP1250: return "cp1250";
+    case UTF8_MOJI_MACROMAN: return "macroman";
+    case UTF8_MOJI_UTF16LE: return "utf-16le";
+    case UTF8_MOJI_UTF16BE: return "utf-16be";
+    case UTF8_MOJI_UTF32LE: return "utf-32le";
+    case UTF8_MOJI_UTF32BE: return "utf-32be";
     default: return "?";
   }
 }
@@ -115,16 +150,170 @@ static const uint16_t cp1251_high[64] = {
   0x0451,0x2116,0x0454,0x00BB,0x0458,0x0405,0x0455,0x0457,
 };
 
+/* The same, sorted by character: (character, byte). */
+static const uint16_t cp1251_rev[64][2] = {
+  {0x0098,0x98},{0x00A0,0xA0},{0x00A4,0xA4},{0x00A6,0xA6},{0x00A7,0xA7},
+  {0x00A9,0xA9},{0x00AB,0xAB},{0x00AC,0xAC},{0x00AD,0xAD},{0x00AE,0xAE},
+  {0x00B0,0xB0},{0x00B1,0xB1},{0x00B5,0xB5},{0x00B6,0xB6},{0x00B7,0xB7},
+  {0x00BB,0xBB},{0x0401,0xA8},{0x0402,0x80},{0x0403,0x81},{0x0404,0xAA},
+  {0x0405,0xBD},{0x0406,0xB2},{0x0407,0xAF},{0x0408,0xA3},{0x0409,0x8A},
+  {0x040A,0x8C},{0x040B,0x8E},{0x040C,0x8D},{0x040E,0xA1},{0x040F,0x8F},
+  {0x0451,0xB8},{0x0452,0x90},{0x0453,0x83},{0x0454,0xBA},{0x0455,0xBE},
+  {0x0456,0xB3},{0x0457,0xBF},{0x0458,0xBC},{0x0459,0x9A},{0x045A,0x9C},
+  {0x045B,0x9E},{0x045C,0x9D},{0x045E,0xA2},{0x045F,0x9F},{0x0490,0xA5},
+  {0x0491,0xB4},{0x2013,0x96},{0x2014,0x97},{0x2018,0x91},{0x2019,0x92},
+  {0x201A,0x82},{0x201C,0x93},{0x201D,0x94},{0x201E,0x84},{0x2020,0x86},
+  {0x2021,0x87},{0x2022,0x95},{0x2026,0x85},{0x2030,0x89},{0x2039,0x8B},
+  {0x203A,0x9B},{0x20AC,0x88},{0x2116,0xB9},{0x2122,0x99},
+};
+
 static int enc_1251(uint32_t cp){
-  int k;
+  int lo = 0, hi = 63;
   if( cp>=0x410 && cp<=0x44F ) return (int)(cp-0x410+0xC0);
-  for(k=0; k<64; k++) if( cp1251_high[k]==cp ) return 0x80+k;
+  while( lo<=hi ){
+    int mid = (lo+hi)/2;
+    if( cp1251_rev[mid][0]==cp ) return cp1251_rev[mid][1];
+    if( cp1251_rev[mid][0]<cp ) lo = mid+1; else hi = mid-1;
+  }
   return -1;
+}
+
+/* Windows-1250 bytes 80-FF as WHATWG maps them (81 83 88 90 98 are the
+** C1 controls of the same value). */
+static const uint16_t cp1250_high[128] = {
+  0x20AC,0x0081,0x201A,0x0083,0x201E,0x2026,0x2020,0x2021,
+  0x0088,0x2030,0x0160,0x2039,0x015A,0x0164,0x017D,0x0179,
+  0x0090,0x2018,0x2019,0x201C,0x201D,0x2022,0x2013,0x2014,
+  0x0098,0x2122,0x0161,0x203A,0x015B,0x0165,0x017E,0x017A,
+  0x00A0,0x02C7,0x02D8,0x0141,0x00A4,0x0104,0x00A6,0x00A7,
+  0x00A8,0x00A9,0x015E,0x00AB,0x00AC,0x00AD,0x00AE,0x017B,
+  0x00B0,0x00B1,0x02DB,0x0142,0x00B4,0x00B5,0x00B6,0x00B7,
+  0x00B8,0x0105,0x015F,0x00BB,0x013D,0x02DD,0x013E,0x017C,
+  0x0154,0x00C1,0x00C2,0x0102,0x00C4,0x0139,0x0106,0x00C7,
+  0x010C,0x00C9,0x0118,0x00CB,0x011A,0x00CD,0x00CE,0x010E,
+  0x0110,0x0143,0x0147,0x00D3,0x00D4,0x0150,0x00D6,0x00D7,
+  0x0158,0x016E,0x00DA,0x0170,0x00DC,0x00DD,0x0162,0x00DF,
+  0x0155,0x00E1,0x00E2,0x0103,0x00E4,0x013A,0x0107,0x00E7,
+  0x010D,0x00E9,0x0119,0x00EB,0x011B,0x00ED,0x00EE,0x010F,
+  0x0111,0x0144,0x0148,0x00F3,0x00F4,0x0151,0x00F6,0x00F7,
+  0x0159,0x016F,0x00FA,0x0171,0x00FC,0x00FD,0x0163,0x02D9,
+};
+
+/* Mac OS Roman bytes 80-FF (Apple's table since 1998: DB is the euro
+** sign, F0 the Apple logo U+F8FF). */
+static const uint16_t macroman_high[128] = {
+  0x00C4,0x00C5,0x00C7,0x00C9,0x00D1,0x00D6,0x00DC,0x00E1,
+  0x00E0,0x00E2,0x00E4,0x00E3,0x00E5,0x00E7,0x00E9,0x00E8,
+  0x00EA,0x00EB,0x00ED,0x00EC,0x00EE,0x00EF,0x00F1,0x00F3,
+  0x00F2,0x00F4,0x00F6,0x00F5,0x00FA,0x00F9,0x00FB,0x00FC,
+  0x2020,0x00B0,0x00A2,0x00A3,0x00A7,0x2022,0x00B6,0x00DF,
+  0x00AE,0x00A9,0x2122,0x00B4,0x00A8,0x2260,0x00C6,0x00D8,
+  0x221E,0x00B1,0x2264,0x2265,0x00A5,0x00B5,0x2202,0x2211,
+  0x220F,0x03C0,0x222B,0x00AA,0x00BA,0x03A9,0x00E6,0x00F8,
+  0x00BF,0x00A1,0x00AC,0x221A,0x0192,0x2248,0x2206,0x00AB,
+  0x00BB,0x2026,0x00A0,0x00C0,0x00C3,0x00D5,0x0152,0x0153,
+  0x2013,0x2014,0x201C,0x201D,0x2018,0x2019,0x00F7,0x25CA,
+  0x00FF,0x0178,0x2044,0x20AC,0x2039,0x203A,0xFB01,0xFB02,
+  0x2021,0x00B7,0x201A,0x201E,0x2030,0x00C2,0x00CA,0x00C1,
+  0x00CB,0x00C8,0x00CD,0x00CE,0x00CF,0x00CC,0x00D3,0x00D4,
+  0xF8FF,0x00D2,0x00DA,0x00DB,0x00D9,0x0131,0x02C6,0x02DC,
+  0x00AF,0x02D8,0x02D9,0x02DA,0x00B8,0x02DD,0x02DB,0x02C7,
+};
+
+/* The same tables the other way, sorted by character: (character, byte). */
+static const uint16_t cp1250_rev[128][2] = {
+  {0x0081,0x81},{0x0083,0x83},{0x0088,0x88},{0x0090,0x90},{0x0098,0x98},
+  {0x00A0,0xA0},{0x00A4,0xA4},{0x00A6,0xA6},{0x00A7,0xA7},{0x00A8,0xA8},
+  {0x00A9,0xA9},{0x00AB,0xAB},{0x00AC,0xAC},{0x00AD,0xAD},{0x00AE,0xAE},
+  {0x00B0,0xB0},{0x00B1,0xB1},{0x00B4,0xB4},{0x00B5,0xB5},{0x00B6,0xB6},
+  {0x00B7,0xB7},{0x00B8,0xB8},{0x00BB,0xBB},{0x00C1,0xC1},{0x00C2,0xC2},
+  {0x00C4,0xC4},{0x00C7,0xC7},{0x00C9,0xC9},{0x00CB,0xCB},{0x00CD,0xCD},
+  {0x00CE,0xCE},{0x00D3,0xD3},{0x00D4,0xD4},{0x00D6,0xD6},{0x00D7,0xD7},
+  {0x00DA,0xDA},{0x00DC,0xDC},{0x00DD,0xDD},{0x00DF,0xDF},{0x00E1,0xE1},
+  {0x00E2,0xE2},{0x00E4,0xE4},{0x00E7,0xE7},{0x00E9,0xE9},{0x00EB,0xEB},
+  {0x00ED,0xED},{0x00EE,0xEE},{0x00F3,0xF3},{0x00F4,0xF4},{0x00F6,0xF6},
+  {0x00F7,0xF7},{0x00FA,0xFA},{0x00FC,0xFC},{0x00FD,0xFD},{0x0102,0xC3},
+  {0x0103,0xE3},{0x0104,0xA5},{0x0105,0xB9},{0x0106,0xC6},{0x0107,0xE6},
+  {0x010C,0xC8},{0x010D,0xE8},{0x010E,0xCF},{0x010F,0xEF},{0x0110,0xD0},
+  {0x0111,0xF0},{0x0118,0xCA},{0x0119,0xEA},{0x011A,0xCC},{0x011B,0xEC},
+  {0x0139,0xC5},{0x013A,0xE5},{0x013D,0xBC},{0x013E,0xBE},{0x0141,0xA3},
+  {0x0142,0xB3},{0x0143,0xD1},{0x0144,0xF1},{0x0147,0xD2},{0x0148,0xF2},
+  {0x0150,0xD5},{0x0151,0xF5},{0x0154,0xC0},{0x0155,0xE0},{0x0158,0xD8},
+  {0x0159,0xF8},{0x015A,0x8C},{0x015B,0x9C},{0x015E,0xAA},{0x015F,0xBA},
+  {0x0160,0x8A},{0x0161,0x9A},{0x0162,0xDE},{0x0163,0xFE},{0x0164,0x8D},
+  {0x0165,0x9D},{0x016E,0xD9},{0x016F,0xF9},{0x0170,0xDB},{0x0171,0xFB},
+  {0x0179,0x8F},{0x017A,0x9F},{0x017B,0xAF},{0x017C,0xBF},{0x017D,0x8E},
+  {0x017E,0x9E},{0x02C7,0xA1},{0x02D8,0xA2},{0x02D9,0xFF},{0x02DB,0xB2},
+  {0x02DD,0xBD},{0x2013,0x96},{0x2014,0x97},{0x2018,0x91},{0x2019,0x92},
+  {0x201A,0x82},{0x201C,0x93},{0x201D,0x94},{0x201E,0x84},{0x2020,0x86},
+  {0x2021,0x87},{0x2022,0x95},{0x2026,0x85},{0x2030,0x89},{0x2039,0x8B},
+  {0x203A,0x9B},{0x20AC,0x80},{0x2122,0x99},
+};
+static const uint16_t macroman_rev[128][2] = {
+  {0x00A0,0xCA},{0x00A1,0xC1},{0x00A2,0xA2},{0x00A3,0xA3},{0x00A5,0xB4},
+  {0x00A7,0xA4},{0x00A8,0xAC},{0x00A9,0xA9},{0x00AA,0xBB},{0x00AB,0xC7},
+  {0x00AC,0xC2},{0x00AE,0xA8},{0x00AF,0xF8},{0x00B0,0xA1},{0x00B1,0xB1},
+  {0x00B4,0xAB},{0x00B5,0xB5},{0x00B6,0xA6},{0x00B7,0xE1},{0x00B8,0xFC},
+  {0x00BA,0xBC},{0x00BB,0xC8},{0x00BF,0xC0},{0x00C0,0xCB},{0x00C1,0xE7},
+  {0x00C2,0xE5},{0x00C3,0xCC},{0x00C4,0x80},{0x00C5,0x81},{0x00C6,0xAE},
+  {0x00C7,0x82},{0x00C8,0xE9},{0x00C9,0x83},{0x00CA,0xE6},{0x00CB,0xE8},
+  {0x00CC,0xED},{0x00CD,0xEA},{0x00CE,0xEB},{0x00CF,0xEC},{0x00D1,0x84},
+  {0x00D2,0xF1},{0x00D3,0xEE},{0x00D4,0xEF},{0x00D5,0xCD},{0x00D6,0x85},
+  {0x00D8,0xAF},{0x00D9,0xF4},{0x00DA,0xF2},{0x00DB,0xF3},{0x00DC,0x86},
+  {0x00DF,0xA7},{0x00E0,0x88},{0x00E1,0x87},{0x00E2,0x89},{0x00E3,0x8B},
+  {0x00E4,0x8A},{0x00E5,0x8C},{0x00E6,0xBE},{0x00E7,0x8D},{0x00E8,0x8F},
+  {0x00E9,0x8E},{0x00EA,0x90},{0x00EB,0x91},{0x00EC,0x93},{0x00ED,0x92},
+  {0x00EE,0x94},{0x00EF,0x95},{0x00F1,0x96},{0x00F2,0x98},{0x00F3,0x97},
+  {0x00F4,0x99},{0x00F5,0x9B},{0x00F6,0x9A},{0x00F7,0xD6},{0x00F8,0xBF},
+  {0x00F9,0x9D},{0x00FA,0x9C},{0x00FB,0x9E},{0x00FC,0x9F},{0x00FF,0xD8},
+  {0x0131,0xF5},{0x0152,0xCE},{0x0153,0xCF},{0x0178,0xD9},{0x0192,0xC4},
+  {0x02C6,0xF6},{0x02C7,0xFF},{0x02D8,0xF9},{0x02D9,0xFA},{0x02DA,0xFB},
+  {0x02DB,0xFE},{0x02DC,0xF7},{0x02DD,0xFD},{0x03A9,0xBD},{0x03C0,0xB9},
+  {0x2013,0xD0},{0x2014,0xD1},{0x2018,0xD4},{0x2019,0xD5},{0x201A,0xE2},
+  {0x201C,0xD2},{0x201D,0xD3},{0x201E,0xE3},{0x2020,0xA0},{0x2021,0xE0},
+  {0x2022,0xA5},{0x2026,0xC9},{0x2030,0xE4},{0x2039,0xDC},{0x203A,0xDD},
+  {0x2044,0xDA},{0x20AC,0xDB},{0x2122,0xAA},{0x2202,0xB6},{0x2206,0xC6},
+  {0x220F,0xB8},{0x2211,0xB7},{0x221A,0xC3},{0x221E,0xB0},{0x222B,0xBA},
+  {0x2248,0xC5},{0x2260,0xAD},{0x2264,0xB2},{0x2265,0xB3},{0x25CA,0xD7},
+  {0xF8FF,0xF0},{0xFB01,0xDE},{0xFB02,0xDF},
+};
+
+/* The byte of cp in a sorted reverse table, or -1. */
+static int enc_high(const uint16_t rev[128][2], uint32_t cp){
+  int lo = 0, hi = 127;
+  while( lo<=hi ){
+    int mid = (lo+hi)/2;
+    if( rev[mid][0]==cp ) return rev[mid][1];
+    if( rev[mid][0]<cp ) lo = mid+1; else hi = mid-1;
+  }
+  return -1;
+}
+
+/* Windows-1252 bytes 80-9F as WHATWG maps them (81 8D 8F 90 9D as the
+** C1 controls of the same value). */
+static const uint16_t cp1252_high[32] = {
+  0x20AC,0x0081,0x201A,0x0192,0x201E,0x2026,0x2020,0x2021,
+  0x02C6,0x2030,0x0160,0x2039,0x0152,0x008D,0x017D,0x008F,
+  0x0090,0x2018,0x2019,0x201C,0x201D,0x2022,0x2013,0x2014,
+  0x02DC,0x2122,0x0161,0x203A,0x0153,0x009D,0x017E,0x0178,
+};
+
+uint32_t utf8_moji_decode_byte(utf8_moji_charset cs, unsigned b){
+  if( b<0x80 ) return b;
+  switch( cs ){
+    case UTF8_MOJI_CP1252: return b<0xA0 ? cp1252_high[b-0x80] : b;
+    case UTF8_MOJI_CP1251: return b>=0xC0 ? 0x410+(b-0xC0) : cp1251_high[b-0x80];
+    case UTF8_MOJI_CP1250: return cp1250_high[b-0x80];
+    case UTF8_MOJI_MACROMAN: return macroman_high[b-0x80];
+    default: return b;                  /* latin1 */
+  }
 }
 
 static int enc_byte(utf8_moji_charset cs, uint32_t cp){
   if( cp<0x80 ) return (int)cp;
   if( cs==UTF8_MOJI_CP1251 ) return enc_1251(cp);
+  if( cs==UTF8_MOJI_CP1250 ) return enc_high(cp1250_rev, cp);
+  if( cs==UTF8_MOJI_MACROMAN ) return enc_high(macroman_rev, cp);
   if( cs==UTF8_MOJI_LATIN1 || cp<=0xFF ) return cp<=0xFF ? (int)cp : -1;
   switch( cp ){
     case 0x20AC: return 0x80; case 0x201A: return 0x82; case 0x0192: return 0x83;
@@ -149,6 +338,8 @@ static int plausible(uint32_t d){
     return (d>=0x218 && d<=0x21B) || d==0x1A0 || d==0x1A1 || d==0x1AF || d==0x1B0;
   }
   if( d<0x370 ) return 0;                          /* IPA, modifiers, combining */
+  if( (d>=0x483 && d<=0x489) || (d>=0x591 && d<=0x5C7) || (d>=0x610 && d<=0x61A)
+   || (d>=0x64B && d<=0x65F) ) return 0;           /* their combining marks */
   if( d<=0x6FF ) return 1;                         /* Greek .. Arabic */
   if( d>=0x900 && d<=0xE7F ) return 1;             /* Indic, Thai */
   if( d>=0x1E00 && d<=0x1FFF ) return 1;           /* Latin/Greek additional */
@@ -187,7 +378,8 @@ static int cp1252_letter(uint32_t c){
       || c==0x17E || c==0x178;
 }
 
-typedef struct pass_ctx {
+typedef struct pass_ctx pass_ctx;
+struct pass_ctx {
   const unsigned char *s;   /* the text of this pass (may be out itself) */
   size_t n;
   utf8_moji_charset cs;
@@ -199,8 +391,10 @@ typedef struct pass_ctx {
   uint32_t prev;            /* the source character before the position */
   size_t confident;         /* runs fixed on their own evidence */
   size_t fixes;             /* changes made (or that would be) */
+  size_t explained;         /* the characters those changes took in */
+  size_t potential;         /* the characters of all candidates, sure or not */
   int latin1;               /* a fix needed a C1 control cp1252 lacks */
-} pass_ctx;
+};
 
 /* A candidate at s[i]: its decoded character and where it ends. */
 typedef struct cand {
@@ -209,12 +403,112 @@ typedef struct cand {
   uint32_t second;          /* its second source character */
   uint32_t last;            /* its last source character */
   int c1;                   /* it has a C1 control that only latin1 has */
+  int nchars;               /* its characters, 2 to 4 */
   int level;     /* 2: enough alone; 1: two in a run; 0: only with others */
 } cand;
 
+/* Start or end of text, or ASCII that is not a letter or digit. */
+static int apart(uint32_t c){
+  return c<0x80 && !is_ascii_alpha(c) && !(c>='0' && c<='9');
+}
+
+/* Rule 9: Windows-1250 and MacRoman are the strict charsets. */
+static int strict_cs(utf8_moji_charset cs){
+  return cs==UTF8_MOJI_CP1250 || cs==UTF8_MOJI_MACROMAN;
+}
+
+/*
+** Rule 3 for a deeper misreading in a strict charset: a character of its
+** own that no text uses alone, which the next pass reads back: one of
+** bytes 80-BF after a lead (cp1250's ˛ of "Đ˛", в misread twice), or
+** MacRoman's Apple logo (F0, the lead of every emoji misread twice).
+*/
+static int deeper_strict(utf8_moji_charset cs, uint32_t d, int pending){
+  int b;
+  if( !strict_cs(cs) ) return 0;
+  if( cs==UTF8_MOJI_MACROMAN && d==0xF8FF ) return 1;
+  b = enc_byte(cs, d);
+  return pending>0 && b>=0x80 && b<=0xBF;
+}
+
+/* A letter of Latin-1 or Latin Extended-A/B (no × ÷). */
+static int latin_letter(uint32_t c){
+  return c>=0xC0 && c<=0x24F && c!=0xD7 && c!=0xF7;
+}
+/* A capital: ASCII, Latin-1, and Extended-A's (they alternate, capital
+** first, except in U+0139..U+0148 and U+0179..U+017E). */
+static int upper_ext(uint32_t c){
+  if( is_upper(c) ) return 1;
+  if( c>=0x100 && c<=0x17F && c!=0x138 && c!=0x149 && c!=0x17F ){
+    if( (c>=0x139 && c<=0x148) || (c>=0x179 && c<=0x17E) ) return c&1;
+    return !(c&1);
+  }
+  return 0;
+}
+
+
+static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark);
+static int wild_lead(utf8_moji_charset cs, int b0);
+
+/*
+** Rule 9's levels. The lead bytes C2 C3 C4 C5 E2 F0 are the tell-tales:
+** in MacRoman ¬ √ ƒ ≈ ‚ and the Apple logo, in Windows-1250 Â Ă Ä Ĺ â đ,
+** characters real text does not put before a letter or sign of bytes
+** 80-BF. Another lead (MacRoman's dashes, quotes and capitals, the
+** Czech and Polish letters of cp1250) gives level -1: only a run made
+** wholly of candidates, two at least, is fixed ("–ü—Ä–∏–≤–µ—Ç").
+*/
+static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
+                        int pending,
+                        uint32_t prev, uint32_t second, uint32_t last,
+                        size_t j){
+  int mac = x->cs==UTF8_MOJI_MACROMAN;
+  int tell = b0==0xC2 || b0==0xC3 || b0==0xC4 || b0==0xC5 || b0==0xE2 || b0==0xF0
+          || (mac && (need==2 || b0==0xC6));
+  /* "Ë‡", "Œ©": ˇ and Ω, continuation bytes of a deeper misreading */
+  if( !tell && pending>0 ) return 0;
+  if( !tell && mac && (b0==0xCE || b0==0xCF) ) return plausible(d) ? -3 : -4;
+  if( !tell ) return plausible(d) && wild_lead(x->cs, b0) ? -1 : -4;
+  if( need==3 ) return 2;
+  if( need==2 ){
+    /* MacRoman's leads E3-EF are „ ‰ and capitals: "Êó¨" (CJK) is no
+    ** word, but a capital and two letters or signs may be ("Êéù",
+    ** "Î±é" of Greek misread as cp1250): two are needed */
+    int s2 = after_word(second) || cp1252_letter(second);
+    int s3 = after_word(last) || cp1252_letter(last);
+    if( mac && b0!=0xE2 ) return 1;
+    return second==0xA0 || last==0xA0 ? 0 : s2 && s3 ? 1 : 2;
+  }
+  if( (is_closing(last) || last==0xA0 || last==0xAB) && upper_ext(prev) && word_ends(x, j, last) ){
+    return 0;                            /* "SPÄ”", a capital ending a word */
+  }
+  if( !mac ){
+    /* cp1250's leads Â Ă Ä Ĺ are capitals: "PĂŞUNE" (Romanian), «Ä»
+    ** (ě is "Ä›" after a letter, Ż "Ĺ»" at the start of a word) */
+    if( upper_ext(prev) && latin_letter(second) && upper_ext(second) ) return 1;
+    if( b0==0xC4 && is_closing(last) && !is_ascii_alpha(prev) && !latin_letter(prev) ) return 1;
+  }
+  /* "√π" is math after a space or a sign, ù after a letter ("o√π") */
+  if( mac && b0==0xC3 && second==0x3C0 && !is_ascii_alpha(prev) && !latin_letter(prev) ) return 1;
+  return 2;                              /* √©, Ă©, ĹĽ, ƒç, ≈°, ¬† */
+}
+
+/*
+** Rule 9: the other leads that may start a candidate, only in a run made
+** wholly of candidates, two at least: the leads of Cyrillic (MacRoman –
+** —, cp1250 Đ Ń), Hebrew (◊, ×) and of three-byte characters (CJK:
+** cp1250's ă ä ĺ ć ç č é ę ë ě í î ď). Greek's, MacRoman's Œ œ, need
+** three ("œùœà" could be a made-up French word); not cp1250's Î Ď
+** ("ĎŠ" is Czech), nor its Ř Ů (Arabic): "ŘŠ", "ŮŽ" are Czech capitals.
+*/
+static int wild_lead(utf8_moji_charset cs, int b0){
+  (void)cs;
+  return b0==0xD0 || b0==0xD1 || b0==0xD7 || (b0>=0xE3 && b0<=0xEF);
+}
+
 /* After a closing mark at s[j]: does the word end there (no letter
 ** follows, or the mark is an NBSP or the apostrophe of "’s")? */
-static int word_ends(const pass_ctx *x, size_t j, uint32_t mark){
+static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark){
   uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
   if( mark==0xA0 || (mark==0x2019 && next=='s') ) return 1;
   return !is_ascii_alpha(next) && !(next>=0xC0 && next<=0x24F && next!=0xD7 && next!=0xF7);
@@ -255,12 +549,19 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   if( v.reason!=UTF8_OK || v.length!=need+1 ) return 0;
   /* A C1 control only as a continuation byte of a deeper misreading,
   ** after a lead character (Ä then U+008D is č misread twice). */
-  if( !plausible(v.codepoint) && !(v.codepoint<0xA0 && pending>0) ) return 0;
+  if( !plausible(v.codepoint)
+   && !(v.codepoint<0xA0 && pending>0 && enc_byte(x->cs, v.codepoint)>=0)
+   && !deeper_strict(x->cs, v.codepoint, pending) ) return 0;
   c->d = v.codepoint;
   c->end = j;
   c->last = last;
-  c->c1 = c1;
+  c->c1 = c1 && x->cs==UTF8_MOJI_CP1252;
+  c->nchars = need+1;
   c->second = second;
+  if( strict_cs(x->cs) ){
+    c->level = strict_level(x, b0, need, v.codepoint, pending, prev, second, last, j);
+    return c->level>=-3;
+  }
   if( need==3 ){
     c->level = 2;                        /* ðŸ˜€: no text has ð and three marks */
   }else if( need==2 ){
@@ -315,7 +616,8 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
 
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
-  size_t i = a, strong = 0, weak = 0, ncand = 0, end = b, left0 = x->leftover;
+  size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
+  size_t left0 = x->leftover;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
   int fix, nbsp;
@@ -323,9 +625,12 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   while( i<b ){
     if( candidate(x, i, b, prev, pending, &c) ){
       ncand++;
+      x->potential += (size_t)c.nchars;
       pending = track(x, pending, c.d);
       if( c.level==2 ) strong++;
       if( c.level==1 ) weak++;
+      if( c.level<0 ) wild++;
+      if( c.level==-3 ) greek++;
       prev = c.last;
       i = c.end;
     }else{
@@ -345,6 +650,20 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     if( !fix && x->rescue && ncand>=1 && x->leftover==left0 ) fix = 3;
     x->leftover = left0;
     nbsp = 0;
+    goto decided;
+  }
+  if( strict_cs(x->cs) ){
+    /* rule 9: the tell-tales as rule 5 has it, the others only in a run
+    ** made wholly of candidates; each run on its own evidence (no rescue:
+    ** "√π" and "A–Ü" stay beside a misread "Caf√©") */
+    int whole = x->leftover==left0;
+    if( wild ) fix = whole && ncand>=(greek ? 3 : 2) ? 3 : 0;
+    if( fix ) x->confident++;
+    /* a word of one letter ("–∏" for и) once the value is known misread */
+    if( !fix && x->rescue && wild==1 && !greek && whole && ncand==1
+     && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
+    if( ncand==0 ) fix = 0;
+    nbsp = x->cs==UTF8_MOJI_CP1250 ? nbsp_at_end(x, a, b, before_run) : 0;
     goto decided;
   }
   if( fix ) x->confident++;
@@ -368,6 +687,7 @@ decided:
       static const unsigned char nb[2] = { 0xC2, 0xA0 };
       emit(x, nb, 2);
       x->fixes++;
+      x->explained += 2;
       prev = 0xA0;
       i = b;
       break;
@@ -379,6 +699,7 @@ decided:
       pending = track(x, pending, c.d);
       emit(x, enc, len);
       x->fixes++;
+      x->explained += (size_t)c.nchars;
       if( c.c1 ) x->latin1 = 1;
       i = c.end;
     }else{
@@ -411,8 +732,102 @@ static int possible_1251(const unsigned char *s, size_t n){
   return 0;
 }
 
+/*
+** Rule 9's filters: a lead character of the charset that rule 9 lets
+** start a candidate, followed by a character whose byte in the charset
+** is 80-BF. In UTF-8 that follower starts with one of the bytes given.
+*/
+typedef struct lead_char { unsigned char len, b[3]; } lead_char;
+static const lead_char mac_leads[] = {
+  /* ¬ ƒ Œ œ */
+  {2,{0xC2,0xAC}}, {2,{0xC6,0x92}}, {2,{0xC5,0x92}}, {2,{0xC5,0x93}},
+  /* Á Â È Ê Ë Ì Í Î Ï Ò Ó Ô Ù Ú Û: leads of 3-byte characters */
+  {2,{0xC3,0x81}}, {2,{0xC3,0x82}}, {2,{0xC3,0x88}}, {2,{0xC3,0x8A}},
+  {2,{0xC3,0x8B}}, {2,{0xC3,0x8C}}, {2,{0xC3,0x8D}}, {2,{0xC3,0x8E}},
+  {2,{0xC3,0x8F}}, {2,{0xC3,0x92}}, {2,{0xC3,0x93}}, {2,{0xC3,0x94}},
+  {2,{0xC3,0x99}}, {2,{0xC3,0x9A}}, {2,{0xC3,0x9B}},
+  /* √ ≈ ∆ ‚ – — „ ‰ ◊ and the Apple logo */
+  {3,{0xE2,0x88,0x9A}}, {3,{0xE2,0x89,0x88}}, {3,{0xE2,0x88,0x86}},
+  {3,{0xE2,0x80,0x9A}}, {3,{0xE2,0x80,0x93}}, {3,{0xE2,0x80,0x94}},
+  {3,{0xE2,0x80,0x9E}}, {3,{0xE2,0x80,0xB0}}, {3,{0xE2,0x97,0x8A}},
+  {3,{0xEF,0xA3,0xBF}},
+};
+static const lead_char w1250_leads[] = {
+  /* Â Ä â Ă Đ đ Ĺ Ń × */
+  {2,{0xC3,0x82}}, {2,{0xC3,0x84}}, {2,{0xC3,0xA2}}, {2,{0xC4,0x82}},
+  {2,{0xC4,0x90}}, {2,{0xC4,0x91}}, {2,{0xC4,0xB9}}, {2,{0xC5,0x83}},
+  {2,{0xC3,0x97}},
+  /* ă ä ĺ ć ç č é ę ë ě í î ď: leads of 3-byte characters */
+  {2,{0xC4,0x83}}, {2,{0xC3,0xA4}}, {2,{0xC4,0xBA}}, {2,{0xC4,0x87}},
+  {2,{0xC3,0xA7}}, {2,{0xC4,0x8D}}, {2,{0xC3,0xA9}}, {2,{0xC4,0x99}},
+  {2,{0xC3,0xAB}}, {2,{0xC4,0x9B}}, {2,{0xC3,0xAD}}, {2,{0xC3,0xAE}},
+  {2,{0xC4,0x8F}},
+};
+/* The first bytes of the characters of bytes 80-BF: MacRoman's are
+** letters of Latin-1 (C3), signs of Latin-1 (C2), math and punctuation
+** (E2), π and Ω (CF CE); cp1250's C2 C4 C5 CB E2. */
+static int mac_follow(unsigned b){
+  return b==0xC3 || b==0xC2 || b==0xE2 || b==0xCF || b==0xCE;
+}
+static int w1250_follow(unsigned b){
+  return b==0xC2 || b==0xC4 || b==0xC5 || b==0xCB || b==0xE2;
+}
+
+static int possible_strict(utf8_moji_charset cs, const unsigned char *s, size_t n){
+  const lead_char *t = cs==UTF8_MOJI_MACROMAN ? mac_leads : w1250_leads;
+  size_t nt = cs==UTF8_MOJI_MACROMAN ? sizeof(mac_leads)/sizeof(mac_leads[0])
+                                     : sizeof(w1250_leads)/sizeof(w1250_leads[0]);
+  size_t i, k;
+  for(i=0; i+3<n; i++){
+    unsigned c = s[i];
+    /* every lead character of the tables starts so */
+    if( c!=0xC2 && c!=0xC3 && c!=0xC4 && c!=0xC5 && c!=0xC6 && c!=0xE2 && c!=0xEF ) continue;
+    for(k=0; k<nt; k++){
+      size_t l = t[k].len;
+      if( c==t[k].b[0] && i+l<n && memcmp(s+i, t[k].b, l)==0 ){
+        unsigned f = s[i+l];
+        if( cs==UTF8_MOJI_MACROMAN ? mac_follow(f) : w1250_follow(f) ) return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+static int possible_cs(utf8_moji_charset cs, const unsigned char *s, size_t n){
+  switch( cs ){
+    case UTF8_MOJI_CP1252: return possible_1252(s, n);
+    case UTF8_MOJI_CP1251: return possible_1251(s, n);
+    default: return possible_strict(cs, s, n);
+  }
+}
+
+int utf8_moji_possible_plain(const unsigned char *s, size_t n){
+  return possible_1252(s, n) || possible_1251(s, n)
+      || possible_strict(UTF8_MOJI_CP1250, s, n)
+      || possible_strict(UTF8_MOJI_MACROMAN, s, n);
+}
+
+/* The baseline copy of the block scan (core/mojiscan.h). */
+MOJI_SCAN_DEFINE(utf8_moji_scan_generic, , 16)
+
+/*
+** Rule 1 fast: the dispatched scan skips clean blocks; a block where it
+** fires (and the tail) is decided by the exact filters on that block and
+** the three bytes after it.
+*/
+int utf8_moji_possible_using(size_t (*scan)(const unsigned char*, size_t),
+                             const unsigned char *s, size_t n){
+  size_t k = 0;
+  for(;;){
+    k += scan(s+k, n-k);
+    if( k+MOJI_REACH>n ) return utf8_moji_possible_plain(s+k, n-k);
+    if( utf8_moji_possible_plain(s+k, MOJI_REACH) ) return 1;
+    k += MOJI_BLOCK;
+  }
+}
+
 int utf8_moji_possible(const unsigned char *s, size_t n){
-  return possible_1252(s, n) || possible_1251(s, n);
+  return utf8_moji_possible_using(utf8_moji_scan, s, n);
 }
 
 /* One pass of charset cs over x->s. */
@@ -460,6 +875,48 @@ static size_t count_c1(const unsigned char *s, size_t n){
   return k;
 }
 
+/*
+** Rule 10: of the readings the one that explains most (its fixes take in
+** the most characters: "‚Ä§" is one MacRoman character, where cp1250
+** would read only "Ä§"), the first of cp1252, cp1250, MacRoman, cp1251
+** on a tie (a run two of them read gives the same bytes); Windows-1251
+** only when cp1252 fixes nothing. A pass after the first reads the
+** first's charset again. A reading is not used when another one has
+** candidates (sure or not) that take in more characters than it fixes:
+** two readings compete and neither is clear. 0 when no pass would
+** change s, else 1 with *best counted (not yet written).
+*/
+static int best_pass(const unsigned char *s, size_t n, int depth,
+                     utf8_moji_charset first, pass_ctx *best){
+  static const utf8_moji_charset order[4] = {
+    UTF8_MOJI_CP1252, UTF8_MOJI_CP1250, UTF8_MOJI_MACROMAN, UTF8_MOJI_CP1251 };
+  int k, found = 0, found1252 = 0;
+  size_t pot[4] = {0,0,0,0};            /* each reading's potential */
+  if( first==UTF8_MOJI_LATIN1 ) first = UTF8_MOJI_CP1252;
+  for(k=0; k<4; k++){
+    pass_ctx x;
+    if( k==3 && found1252 ) break;
+    if( depth>0 && order[k]!=first ) continue;     /* rule 7: the same again */
+    if( !possible_cs(order[k], s, n) ) continue;
+    memset(&x, 0, sizeof(x));
+    x.s = s;
+    x.n = n;
+    x.cs = order[k];
+    do_pass(&x);                        /* count only */
+    pot[k] = x.potential;
+    if( x.fixes==0 || (found && x.explained<=best->explained) ) continue;
+    *best = x;
+    found = 1;
+    found1252 = k==0;
+  }
+  /* ambiguous: another reading would take in more, were it sure ("Â§è"
+  ** is § to cp1252, one character 夏 to MacRoman): nothing */
+  for(k=0; found && k<4; k++){
+    if( order[k]!=best->cs && pot[k]>best->explained ) return 0;
+  }
+  return found;
+}
+
 int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
                     size_t *outlen, utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH]){
   int depth = 0;
@@ -467,30 +924,16 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
   size_t len = n;
   if( !utf8_moji_possible(s, n) || !utf8_is_valid(s, n) ) return 0;
   while( depth<UTF8_MOJI_MAX_DEPTH && utf8_moji_possible(cur, len) ){
-    static const utf8_moji_charset order[2] = { UTF8_MOJI_CP1252, UTF8_MOJI_CP1251 };
-    int k, cs, done = 0;
-    for(k=0; k<2 && !done; k++){
-      cs = order[k];
-      if( cs==UTF8_MOJI_CP1252 ? !possible_1252(cur, len) : !possible_1251(cur, len) ) continue;
-      pass_ctx x;
-      memset(&x, 0, sizeof(x));
-      x.s = cur;
-      x.n = len;
-      x.cs = (utf8_moji_charset)cs;
-      do_pass(&x);                      /* count only */
-      if( x.fixes==0 ) continue;
-      x.rescue = x.confident==0 ? 0 : x.leftover==0 ? 2 : 1;
-      x.fixes = 0;
-      x.confident = 0;
-      x.out = out;
-      do_pass(&x);
-      chain[depth++] = cs==UTF8_MOJI_CP1252 && x.latin1 ? UTF8_MOJI_LATIN1
-                                                   : (utf8_moji_charset)cs;
-      cur = out;
-      len = x.o;
-      done = 1;
-    }
-    if( !done ) break;
+    pass_ctx x;
+    if( !best_pass(cur, len, depth, depth ? chain[0] : UTF8_MOJI_CP1252, &x) ) break;
+    x.rescue = x.confident==0 ? 0 : x.leftover==0 ? 2 : 1;
+    x.fixes = 0;
+    x.confident = 0;
+    x.out = out;
+    do_pass(&x);
+    chain[depth++] = x.cs==UTF8_MOJI_CP1252 && x.latin1 ? UTF8_MOJI_LATIN1 : x.cs;
+    cur = out;
+    len = x.o;
   }
   /* Rule 3 for the whole: no C1 control the input did not have (one
   ** left by a deeper misreading that the next pass could not undo). */

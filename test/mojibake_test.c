@@ -23,6 +23,7 @@
 ** iterations (--quick is 1/10).
 */
 #include "mojibake.h"
+#include "impl.h"
 #include "utf8.h"
 
 #include <stdio.h>
@@ -79,11 +80,41 @@ static const uint16_t w1251[64] = {
   0x45E,0x408,0xA4,0x490,0xA6,0xA7,0x401,0xA9,0x404,0xAB,0xAC,0xAD,0xAE,0x407,
   0xB0,0xB1,0x406,0x456,0x491,0xB5,0xB6,0xB7,0x451,0x2116,0x454,0xBB,0x458,
   0x405,0x455,0x457 };
+/* Mac OS Roman and Windows-1250 bytes 80-FF as strings of their 128
+** characters (written from Python's codecs mac_roman and cp1250, the
+** undefined 81 83 88 90 98 of cp1250 as their C1 controls, as WHATWG). */
+static const char mac_roman[] =
+  "ÄÅÇÉÑÖÜáàâäãåçéèêëíìîïñóòôöõúùûü†°¢£§•¶ß®©™´¨≠ÆØ∞±≤≥¥µ∂∑∏π"
+  "∫ªºΩæø¿¡¬√ƒ≈∆«»…\xC2\xA0ÀÃÕŒœ–—“”‘’÷◊ÿŸ⁄€‹›ﬁﬂ‡·‚„‰ÂÊÁËÈÍÎÏ"
+  "ÌÓÔ\xEF\xA3\xBFÒÚÛÙıˆ˜¯˘˙˚¸˝˛ˇ";
+static const char win1250[] =
+  "€\xC2\x81‚\xC2\x83„…†‡\xC2\x88‰Š‹ŚŤŽŹ\xC2\x90‘’“”•–—\xC2\x98"
+  "™š›śťžź\xC2\xA0ˇ˘Ł¤Ą¦§¨©Ş«¬\xC2\xAD®Ż°±˛ł´µ¶·¸ąş»Ľ˝ľżŔÁÂĂÄ"
+  "ĹĆÇČÉĘËĚÍÎĎĐŃŇÓÔŐÖ×ŘŮÚŰÜÝŢßŕáâăäĺćçčéęëěíîďđńňóôőö÷řůúűüýţ"
+  "˙";
+static uint32_t table_cp[2][128];
+static void load_tables(void){
+  const char *z[2] = { mac_roman, win1250 };
+  int t, k;
+  for(t=0; t<2; t++){
+    size_t i = 0, len = strlen(z[t]);
+    for(k=0; k<128; k++){
+      utf8_unit u = utf8_decode_unit((const unsigned char*)z[t]+i, len-i);
+      table_cp[t][k] = u.codepoint;
+      i += u.length;
+    }
+    if( i!=len ){ printf("bad table %d\n", t); exit(2); }
+  }
+}
 static void misread(const buf *in, buf *out, utf8_moji_charset cs){
   size_t i;
   out->n = 0;
   for(i=0; i<in->n; i++){
     unsigned b = in->z[i];
+    if( (cs==UTF8_MOJI_MACROMAN || cs==UTF8_MOJI_CP1250) && b>=0x80 ){
+      put_cp(out, table_cp[cs==UTF8_MOJI_CP1250][b-0x80]);
+      continue;
+    }
     if( cs==UTF8_MOJI_CP1251 && b>=0x80 ){
       put_cp(out, b>=0xC0 ? 0x410+(b-0xC0) : w1251[b-0x80]);
       continue;
@@ -147,6 +178,26 @@ static void ordinary_text(buf *b){
     put_s(b, after[rnd(sizeof(after)/sizeof(after[0]))]);
   }
 }
+/* Latin-script prose only (French, German, Portuguese, Czech, Turkish
+** words, ASCII words, the punctuation of ordinary_text()): what cp1250
+** and MacRoman readings are mostly made of. No change to T; misreadings
+** back whole or, for cp1250 and MacRoman, in part (counted: a capital
+** then Ă, Ä or Ĺ and a capital, as in "RĂŤQ", is not sure, Romanian
+** "PĂŞUNE" looks the same). */
+static void latin_text(buf *b){
+  int words = 2+rnd(12), w;
+  static const char *const after[] = { "", "", "", ",", ".", "…", "»", "”",
+                                       "’s", ":", " —", " –", "!", "?" };
+  b->n = 0;
+  for(w=0; w<words; w++){
+    if( w ) put_s(b, " ");
+    if( rnd(12)==0 ) put_s(b, rnd(2) ? "«" : "“");
+    if( rnd(3)==0 ) ascii_word(b, 1+rnd(9));
+    else latin_word(b, rnd(5), rnd(6)==0);
+    put_s(b, after[rnd(sizeof(after)/sizeof(after[0]))]);
+  }
+}
+
 /* Russian only: words, spaces and ASCII punctuation (cp1251 mojibake of
 ** it must come back whole). */
 static void russian_text(buf *b){
@@ -220,8 +271,51 @@ static utf8_moji_charset expect_cs(const buf *t, utf8_moji_charset cs){
 
 typedef struct counts {
   long values, changed, roundtrips, rt_fail, self_looking, unsure;
-  long rt1251, partial1251;
+  long partial[UTF8_MOJI_COUNT];
+  long other;               /* read, in random text, as another charset */
 } counts;
+
+/* The chain ch[0..d) explains in: misreading t by ch[d-1], then ch[d-2]
+** ..., gives in again (cp1252 and cp1250 share most of their bytes, so
+** a value may be named by either). */
+static int explains(const buf *t, const utf8_moji_charset *ch, int d, const buf *in){
+  buf a = {0}, b = {0};
+  int k, ok;
+  put(&a, t->z, t->n);
+  for(k=d-1; k>=0; k--){
+    misread(&a, &b, ch[k]);
+    a.n = 0;
+    put(&a, b.z, b.n);
+  }
+  ok = a.n==in->n && memcmp(a.z, in->z, a.n)==0;
+  free(a.z); free(b.z);
+  return ok;
+}
+
+/* outbuf[0..len) is t where each character is either itself or its
+** misreading by cs, 1..depth times (a partial repair, nothing wrong).
+** Backtracks: "‚" is also the start of its own misreading "‚Äö". */
+static int consistent_at(const buf *t, size_t i, utf8_moji_charset cs,
+                         int depth, size_t r, size_t len, int budget){
+  buf a = {0}, b = {0};
+  utf8_unit u;
+  int lv, ok = 0;
+  if( i==t->n ) return r==len;
+  if( budget<=0 ) return 0;
+  u = utf8_decode_unit(t->z+i, t->n-i);
+  put(&a, t->z+i, u.length);
+  for(lv=0; lv<=depth && !ok; lv++){
+    if( lv ){ misread(&a, &b, cs); a.n = 0; put(&a, b.z, b.n); }
+    if( r+a.n<=len && memcmp(outbuf+r, a.z, a.n)==0 ){
+      ok = consistent_at(t, i+u.length, cs, depth, r+a.n, len, budget-1);
+    }
+  }
+  free(a.z); free(b.z);
+  return ok;
+}
+static int consistent(const buf *t, utf8_moji_charset cs, int depth, size_t len){
+  return consistent_at(t, 0, cs, depth, 0, len, 100000);
+}
 
 /* A failed round trip that left the mojibake m as it was: the engine was
 ** not confident (counted, not a failure of the random text). */
@@ -230,10 +324,13 @@ static int left_alone(const buf *m, size_t len){ return same(m, len); }
 /*
 ** strict: T must not change (else it counts as looked-like-mojibake);
 ** exact1251: cp1251 round trips must be exact (else partial ones, where
-** only the runs it was sure of were undone, are counted, not failed).
+** only the runs it was sure of were undone, are counted, not failed);
+** exact_strict: the same for cp1250 and MacRoman. A partial result must
+** still be consistent(): every character of T restored or left exactly
+** as the misreadings made it.
 */
 static void run(const char *name, void (*gen)(buf*), long iters, int strict,
-                int exact1251){
+                int exact1251, int exact_strict){
   buf t = {0}, m = {0}, m2 = {0};
   counts c = {0};
   long it;
@@ -253,35 +350,41 @@ static void run(const char *name, void (*gen)(buf*), long iters, int strict,
       continue;
     }
     for(cs=0; cs<UTF8_MOJI_COUNT; cs++){
+      /* cp1251, and in mixed text cp1250 and MacRoman, may be undone in
+      ** part: only the runs the engine is sure of (rules 8, 9) */
+      int part_ok = cs==UTF8_MOJI_CP1251 ? !exact1251
+                  : cs==UTF8_MOJI_CP1250 || cs==UTF8_MOJI_MACROMAN ? !exact_strict
+                  : !strict;
+      int twice;
       misread(&t, &m, (utf8_moji_charset)cs);
       misread(&m, &m2, (utf8_moji_charset)cs);
-      c.roundtrips += 2;
-      if( m.n==t.n ){ c.roundtrips -= 2; continue; }   /* ASCII: nothing */
-      d = unmoji(&m, &len, ch);
-      if( cs==UTF8_MOJI_CP1251 && !exact1251 ){
-        c.roundtrips -= 2;
-        c.partial1251 += !same(&t, len);
-        d = unmoji(&m2, &len, ch);
-        c.partial1251 += !same(&t, len);
-        c.rt1251 += 2;
-        continue;
-      }
-      if( d==0 && left_alone(&m, len) ){ c.unsure++; }
-      else
-      /* cp1252 and latin1 are the same where no byte 80-9F occurs: the
-      ** engine names cp1252 then. */
-      if( !same(&t, len) || d!=1 || ch[0]!=expect_cs(&t, (utf8_moji_charset)cs) ){
-        c.rt_fail++; show("T", &t);
-        if( getenv("MOJI_DEBUG") ) printf("  got d=%d %.*s\n", d, (int)len, outbuf);
-      }
-      d = unmoji(&m2, &len, ch);
-      if( (d==0 && left_alone(&m2, len)) || (d==1 && left_alone(&m, len)) ){
-        c.unsure++;          /* not confident, or only of the outer one */
-      }
-      else if( !same(&t, len) || d!=2 || ch[0]!=expect_cs(&m, (utf8_moji_charset)cs)
-       || ch[1]!=expect_cs(&t, (utf8_moji_charset)cs) ){
-        c.rt_fail++; show("twice of", &t);
-        if( getenv("MOJI_DEBUG") ) printf("  got d=%d %.*s\n", d, (int)len, outbuf);
+      if( m.n==t.n ) continue;                        /* ASCII: nothing */
+      for(twice=0; twice<2; twice++){
+        const buf *in = twice ? &m2 : &m;
+        c.roundtrips++;
+        d = unmoji(in, &len, ch);
+        if( d==0 && left_alone(in, len) ){ c.unsure++; continue; }
+        if( same(&t, len) && d==1+twice && explains(&t, ch, d, in)
+         && (ch[0]>UTF8_MOJI_LATIN1 || cs>UTF8_MOJI_LATIN1
+             || (ch[0]==expect_cs(twice ? &m : &t, (utf8_moji_charset)cs)
+                 && (!twice || ch[1]==expect_cs(&t, (utf8_moji_charset)cs)))) ){
+          continue;
+        }
+        if( twice && d==1 && left_alone(&m, len) ){ c.unsure++; continue; }
+        if( part_ok && consistent(&t, (utf8_moji_charset)cs, 1+twice, len) ){
+          c.partial[cs]++;
+          continue;
+        }
+        if( !strict && d>0 && ch[0]!=(utf8_moji_charset)cs
+         && !(ch[0]<=UTF8_MOJI_LATIN1 && cs<=UTF8_MOJI_LATIN1) ){
+          /* random neighbours ("ςĆ" misread as cp1250 ends "‚Ä†", which
+          ** is MacRoman's †): another charset's reading, named as such */
+          c.other++;
+          continue;
+        }
+        c.rt_fail++; show(twice ? "twice of" : "T", &t);
+        if( getenv("MOJI_DEBUG") ) printf("  %s: got d=%d %.*s\n",
+            utf8_moji_name((utf8_moji_charset)cs), d, (int)len, outbuf);
       }
     }
   }
@@ -289,9 +392,12 @@ static void run(const char *name, void (*gen)(buf*), long iters, int strict,
          "mojibake themselves, %ld round trips, %ld failed, %ld left alone "
          "(not confident)\n", name, c.values, c.changed, c.self_looking,
          c.roundtrips, c.rt_fail, c.unsure);
-  if( c.rt1251 ){
-    printf("%s: cp1251 misreadings of mixed text, %ld, not undone whole: %ld "
-           "(only the all-Cyrillic runs are)\n", name, c.rt1251, c.partial1251);
+  if( c.other ) printf("%s: read as another charset's misreading (random "
+                       "neighbours, the chain names it): %ld\n", name, c.other);
+  for(it=0; it<UTF8_MOJI_COUNT; it++){
+    if( c.partial[it] ) printf("%s: %s misreadings undone in part (only the runs "
+                               "it is sure of, the rest left as it was): %ld\n",
+                               name, utf8_moji_name((utf8_moji_charset)it), c.partial[it]);
   }
   if( c.changed==0 && c.rt_fail==0 ) n_pass++; else n_fail++;
   free(t.z); free(m.z); free(m2.z);
@@ -323,16 +429,155 @@ static void check_chain(void){
   }
 }
 
+/*
+** The fast filter against the plain one: utf8_moji_possible_using() with
+** every block scan this CPU runs must answer as utf8_moji_possible_plain()
+** does. Inputs: every string of up to 3 bytes (the tail path); every
+** 4-byte pattern over the bytes the filters look at, alone in ASCII at a
+** position that walks through the block and across its edge; and random
+** buffers biased to those bytes. A wrong "0" would hide mojibake, a wrong
+** "1" only costs time, but both are counted.
+*/
+typedef size_t (*scan_fn)(const unsigned char*, size_t);
+static const unsigned char hot[] = {
+  0x20, 0x41, 0x61, 0x80, 0x81, 0x82, 0x83, 0x84, 0x87, 0x88, 0x8D, 0x8E,
+  0x8F, 0x90, 0x91, 0x92, 0x93, 0x97, 0x99, 0x9A, 0x9B, 0x9E, 0xA2, 0xA3,
+  0xA4, 0xA7, 0xA9, 0xAB, 0xAC, 0xAD, 0xAE, 0xB0, 0xB4, 0xB5, 0xB9, 0xBA,
+  0xBF, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xCB, 0xCE, 0xCF, 0xD0, 0xD1, 0xD2,
+  0xE2, 0xEF };
+#define N_HOT (sizeof(hot)/sizeof(hot[0]))
+
+static void check_filter(void){
+  scan_fn scans[3];
+  const char *names[3];
+  int ns = 0, k;
+  long bad = 0, tried = 0, ones = 0;
+  unsigned char b[300];
+  size_t i, n;
+  uint32_t x;
+  scans[ns] = utf8_moji_scan_generic; names[ns++] = "generic";
+  scans[ns] = utf8_moji_scan; names[ns++] = "dispatched";
+#if defined(UTF8EXT_HAVE_X86)
+  if( utf8_cpu_has_avx2() ){ scans[ns] = utf8_moji_scan_avx2; names[ns++] = "avx2"; }
+#endif
+  /* every string of 0 to 3 bytes */
+  for(n=0; n<=3; n++){
+    uint32_t lim = 1u<<(8*n);
+    for(x=0; x<lim; x++){
+      int want;
+      for(i=0; i<n; i++) b[i] = (unsigned char)(x>>(8*i));
+      want = utf8_moji_possible_plain(b, n);
+      for(k=0; k<ns; k++) bad += utf8_moji_possible_using(scans[k], b, n)!=want;
+      tried++;
+    }
+  }
+  /* every 4-byte pattern of hot bytes, alone in 140 bytes of ASCII */
+  for(x=0; x<N_HOT*N_HOT*N_HOT*N_HOT; x++){
+    size_t at = x%80, len = 140;
+    int want;
+    memset(b, 'a', len);
+    b[at] = hot[x%N_HOT]; b[at+1] = hot[x/N_HOT%N_HOT];
+    b[at+2] = hot[x/N_HOT/N_HOT%N_HOT]; b[at+3] = hot[x/N_HOT/N_HOT/N_HOT];
+    want = utf8_moji_possible_plain(b, len);
+    ones += want;
+    for(k=0; k<ns; k++) bad += utf8_moji_possible_using(scans[k], b, len)!=want;
+    tried++;
+  }
+  /* random buffers: hot bytes and ASCII, lengths 0 to 300 */
+  for(x=0; x<200000; x++){
+    int want;
+    n = rnd(301);
+    for(i=0; i<n; i++) b[i] = rnd(4) ? hot[rnd(N_HOT)] : (unsigned char)('a'+rnd(26));
+    want = utf8_moji_possible_plain(b, n);
+    ones += want;
+    for(k=0; k<ns; k++) bad += utf8_moji_possible_using(scans[k], b, n)!=want;
+    tried++;
+  }
+  printf("filter: %ld inputs (every string to 3 bytes, every 4-byte pattern of "
+         "%d bytes, random), %d scans (", tried, (int)N_HOT, ns);
+  for(k=0; k<ns; k++) printf("%s%s", k ? " " : "", names[k]);
+  printf("), %ld may-be answers, %ld disagreements\n", ones, bad);
+  if( bad==0 ) n_pass++; else n_fail++;
+}
+
+/*
+** UTF-16 and UTF-32 without a BOM (core/widetext.c): Latin prose T is
+** written in each of the four forms by the test's own encoder; the reading
+** must give T back with the right name exactly when at least two thirds
+** of T's characters are U+0001..U+00FF (the rule), and never otherwise.
+** T itself, UTF-8 without a NUL, is never read so.
+*/
+static void put_wide(buf *b, uint32_t c, int w, int be){
+  unsigned char u[4];
+  int k;
+  if( w==2 && c>=0x10000 ){
+    put_wide(b, 0xD800 + ((c-0x10000)>>10), 2, be);
+    put_wide(b, 0xDC00 + ((c-0x10000)&0x3FF), 2, be);
+    return;
+  }
+  for(k=0; k<w; k++) u[be ? w-1-k : k] = (unsigned char)(c>>(8*k));
+  put(b, u, (size_t)w);
+}
+static void check_wide(long iters){
+  static const struct { utf8_moji_charset cs; int w, be; } f[4] = {
+    { UTF8_MOJI_UTF16LE, 2, 0 }, { UTF8_MOJI_UTF16BE, 2, 1 },
+    { UTF8_MOJI_UTF32LE, 4, 0 }, { UTF8_MOJI_UTF32BE, 4, 1 } };
+  buf t = {0}, wb = {0};
+  long it, tried = 0, read = 0, bad = 0;
+  unsigned char *out = 0;
+  for(it=0; it<iters; it++){
+    size_t i = 0, chars = 0, narrow = 0, len;
+    int k;
+    latin_text(&t);
+    if( rnd(3)==0 ) put_cp(&t, 0x1F600+rnd(0x40));    /* an emoji: a pair */
+    while( i<t.n ){
+      utf8_unit u = utf8_decode_unit(t.z+i, t.n-i);
+      chars++;
+      narrow += u.codepoint<=0xFF;
+      i += u.length;
+    }
+    if( utf8_moji_wide(t.z, t.n, 0, &len)!=UTF8_MOJI_COUNT ) bad++;
+    for(k=0; k<4; k++){
+      int want = chars>=2 && narrow*3>=chars*2;
+      utf8_moji_charset got;
+      wb.n = 0;
+      i = 0;
+      while( i<t.n ){
+        utf8_unit u = utf8_decode_unit(t.z+i, t.n-i);
+        put_wide(&wb, u.codepoint, f[k].w, f[k].be);
+        i += u.length;
+      }
+      tried++;
+      got = utf8_moji_wide(wb.z, wb.n, 0, &len);
+      if( !want ){ bad += got!=UTF8_MOJI_COUNT; continue; }
+      if( got!=f[k].cs || len!=t.n ){ bad++; continue; }
+      out = realloc(out, len+1);
+      utf8_moji_wide(wb.z, wb.n, out, &len);
+      if( memcmp(out, t.z, len)!=0 ){ bad++; continue; }
+      read++;
+    }
+  }
+  printf("wide: %ld values in UTF-16LE/BE and UTF-32LE/BE, %ld read back "
+         "exactly, %ld wrong\n", tried, read, bad);
+  if( bad==0 ) n_pass++; else n_fail++;
+  free(t.z); free(wb.z); free(out);
+}
+
 int main(int argc, char **argv){
   long iters = 20000;
   if( argc>1 ) iters = strcmp(argv[1], "--quick")==0 ? iters/10 : iters*atol(argv[1]);
+  load_tables();
   check_chain();
+  if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "filter")==0 ) check_filter();
+  if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "wide")==0 ) check_wide(iters);
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "ordinary")==0 )
-    run("ordinary", ordinary_text, iters, 1, 0);
+    run("ordinary", ordinary_text, iters, 1, 0, 0);
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "random")==0 )
-    run("random", random_text, iters, 0, 0);
+    run("random", random_text, iters, 0, 0, 0);
+  if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "latin")==0 )
+    run("latin", latin_text, iters, 1, 0, 0);
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "russian")==0 )
-    run("russian", russian_text, iters, 1, 1);
+    run("russian", russian_text, iters, 1, 1, 1);
   printf("mojibake: %d passed, %d failed\n", n_pass, n_fail);
   return n_fail!=0;
 }

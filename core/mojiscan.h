@@ -1,0 +1,115 @@
+/*
+** core/mojiscan.h - the fast half of utf8_moji_possible(): find the first
+** 64-byte block of a value where mojibake of any supported charset may
+** start, at the speed of the vector unit. Included by core/mojibake.c
+** (built for the baseline CPU) and core/simd_avx2.c (built for AVX2),
+** each stamping out its own copy with MOJI_SCAN_DEFINE; the dispatcher
+** (core/dispatch.c) calls the one the CPU runs.
+**
+** The test at each byte is a superset of the exact filters of
+** core/mojibake.c (rules 1, 8 and 9): for a byte b0 with b1 f g after
+** it, a lead character of one reading (b0 b1: cp1252's Â..ô, cp1250's and
+** MacRoman's leads, a Cyrillic letter for cp1251) followed by a byte f
+** that starts what the same reading makes of a continuation byte (for
+** MacRoman's three-byte leads, g). It is written as compares, ANDs and
+** ORs of vectors of bytes (GCC's and clang's vector types: the baseline
+** copy is SSE2 or NEON, the AVX2 copy 32 bytes wide), with no branch and
+** no table; a block that fails a coarser test first (a lead byte with
+** another two or three bytes on) is passed at once.
+**
+** A block with no such byte is clean; a block with one is handed to the
+** exact filters, which decide. ASCII, Greek, CJK and accented prose whose
+** letters are followed by ASCII (nearly all of it) never leave the loop.
+*/
+#ifndef UTF8EXT_CORE_MOJISCAN_H
+#define UTF8EXT_CORE_MOJISCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Bytes each block test reads: the block and three after it. */
+#define MOJI_BLOCK 64
+#define MOJI_REACH (MOJI_BLOCK+3)
+
+/*
+** MOJI_SCAN_DEFINE(name, attr, VS): size_t name(s, n), the offset of the
+** first block (s + k*64) whose test fires, with k*64+MOJI_REACH <= n; or
+** the offset of the tail that has no whole block left (the caller checks
+** that one exactly). VS is the vector width in bytes (GCC and clang
+** vector types: 16 for the baseline SSE2 or NEON, 32 under AVX2).
+*/
+#define MOJI_EQ(v, c) ((v)==(c))
+#define MOJI_SCAN_DEFINE(name, attr, VS) \
+typedef unsigned char name##_v __attribute__((vector_size(VS))); \
+typedef signed char name##_m __attribute__((vector_size(VS))); \
+static inline attr name##_v name##_ld(const unsigned char *p){ \
+  name##_v v; \
+  memcpy(&v, p, VS); \
+  return v; \
+} \
+static attr int name##_block(const unsigned char *p){ \
+  name##_m acc = {0}, lead = {0}; \
+  uint64_t w[VS/8], any = 0; \
+  int i, k; \
+  /* first a coarser test: a lead byte (C2 or above) with a lead byte \
+  ** two or three bytes on, or "Â" and a space; ASCII and prose whose \
+  ** accented letters stand between ASCII ones stop here */ \
+  for(i=0; i<MOJI_BLOCK; i+=VS){ \
+    name##_v b0 = name##_ld(p+i), f = name##_ld(p+i+2); \
+    lead |= (b0>=0xC2) & ((f>=0xC2) | (name##_ld(p+i+3)>=0xC2) \
+                          | (MOJI_EQ(name##_ld(p+i+1),0x82) & MOJI_EQ(f,' '))); \
+  } \
+  memcpy(w, &lead, VS); \
+  for(k=0; k<VS/8; k++) any |= w[k]; \
+  if( any==0 ) return 0; \
+  for(i=0; i<MOJI_BLOCK; i+=VS){ \
+    name##_v b0 = name##_ld(p+i), b1 = name##_ld(p+i+1); \
+    name##_v f = name##_ld(p+i+2), g = name##_ld(p+i+3); \
+    /* what each reading makes of a continuation byte: leads C2 E2 (all), \
+    ** C5 C6 CB (cp1252), C4 C5 CB (cp1250), C3 CE CF (MacRoman) */ \
+    name##_m fall = MOJI_EQ(f,0xC2)|MOJI_EQ(f,0xE2); \
+    name##_m f1252 = fall|MOJI_EQ(f,0xC5)|MOJI_EQ(f,0xC6)|MOJI_EQ(f,0xCB); \
+    name##_m f1250 = fall|MOJI_EQ(f,0xC4)|MOJI_EQ(f,0xC5)|MOJI_EQ(f,0xCB); \
+    name##_m fmac = fall|MOJI_EQ(f,0xC3)|MOJI_EQ(f,0xCE)|MOJI_EQ(f,0xCF); \
+    name##_m isC3 = MOJI_EQ(b0,0xC3), isC4 = MOJI_EQ(b0,0xC4), isC5 = MOJI_EQ(b0,0xC5); \
+    /* cp1252: Â..ô then f1252, or "Â " */ \
+    name##_m c1252 = isC3 & ((name##_v)(b1-0x82)<=0x32) \
+                   & (f1252 | (MOJI_EQ(b1,0x82) & MOJI_EQ(f,' '))); \
+    /* cp1250's leads Â Ä â × ä ç é ë í î; Ă ă ć č ď Đ đ ę ě Ĺ ĺ; Ń */ \
+    name##_m c1250 = f1250 & ( \
+        (isC3 & (MOJI_EQ(b1,0x82)|MOJI_EQ(b1,0x84)|MOJI_EQ(b1,0xA2)|MOJI_EQ(b1,0x97) \
+                |MOJI_EQ(b1,0xA4)|MOJI_EQ(b1,0xA7)|MOJI_EQ(b1,0xA9)|MOJI_EQ(b1,0xAB) \
+                |MOJI_EQ(b1,0xAD)|MOJI_EQ(b1,0xAE))) \
+      | (isC4 & (MOJI_EQ(b1,0x82)|MOJI_EQ(b1,0x83)|MOJI_EQ(b1,0x87)|MOJI_EQ(b1,0x8D) \
+                |MOJI_EQ(b1,0x8F)|MOJI_EQ(b1,0x90)|MOJI_EQ(b1,0x91)|MOJI_EQ(b1,0x99) \
+                |MOJI_EQ(b1,0x9B)|MOJI_EQ(b1,0xB9)|MOJI_EQ(b1,0xBA))) \
+      | (isC5 & MOJI_EQ(b1,0x83))); \
+    /* MacRoman's two-byte leads: C3 81..9B (its capitals), ¬ ƒ Œ œ */ \
+    name##_m cmac = fmac & ( \
+        (isC3 & ((name##_v)(b1-0x81)<=0x1A)) \
+      | (MOJI_EQ(b0,0xC2) & MOJI_EQ(b1,0xAC)) | (MOJI_EQ(b0,0xC6) & MOJI_EQ(b1,0x92)) \
+      | (isC5 & (MOJI_EQ(b1,0x92)|MOJI_EQ(b1,0x93)))); \
+    /* cp1251 (rule 8), exactly possible_1251's test */ \
+    name##_m cy = ((MOJI_EQ(b0,0xD0) & (b1>=0x92)) | (MOJI_EQ(b0,0xD1) & (b1<=0x84))) \
+                & ((MOJI_EQ(f,0xD0) & (g<=0x8F)) | (MOJI_EQ(f,0xD1) & (g>=0x90)) \
+                  | (MOJI_EQ(f,0xD2) & MOJI_EQ((name##_v)(g&0xFE),0x90)) \
+                  | MOJI_EQ(f,0xC2) | MOJI_EQ(f,0xE2)); \
+    /* MacRoman's three-byte leads, its follower a byte later */ \
+    name##_m e3 = (MOJI_EQ(b0,0xE2)|MOJI_EQ(b0,0xEF)) \
+                & (MOJI_EQ(g,0xC2)|MOJI_EQ(g,0xC3)|MOJI_EQ(g,0xCE)|MOJI_EQ(g,0xCF) \
+                  |MOJI_EQ(g,0xE2)); \
+    acc |= c1252|c1250|cmac|cy|e3; \
+  } \
+  memcpy(w, &acc, VS); \
+  any = 0; \
+  for(k=0; k<VS/8; k++) any |= w[k]; \
+  return any!=0; \
+} \
+attr size_t name(const unsigned char *s, size_t n){ \
+  size_t k = 0; \
+  while( k+MOJI_REACH<=n && !name##_block(s+k) ) k += MOJI_BLOCK; \
+  return k; \
+}
+
+#endif /* UTF8EXT_CORE_MOJISCAN_H */
