@@ -174,14 +174,14 @@ const char *utf8_impl_name(void){
 }
 
 /*
-** utf8_moji_possible()'s block scan (core/mojiscan.h): the AVX2 copy where
-** the chosen validator is AVX2 or AVX-512 (the same CPU check passed), the
-** baseline copy elsewhere.
+** utf8_moji_possible()'s block scan (core/mojiscan.h): the AVX-512 or AVX2
+** copy where the chosen validator is that one (the same CPU check passed),
+** the baseline copy elsewhere.
 */
 size_t utf8_moji_scan(const unsigned char *s, size_t n){
   switch( current_id() ){
 #if defined(UTF8EXT_HAVE_X86)
-    case ID_AVX512:
+    case ID_AVX512: return utf8_moji_scan_avx512(s, n);
     case ID_AVX2:   return utf8_moji_scan_avx2(s, n);
 #endif
     default:        return utf8_moji_scan_generic(s, n);

@@ -70,6 +70,7 @@ int utf8_moji_possible_plain(const unsigned char *s, size_t n);
 size_t utf8_moji_scan(const unsigned char *s, size_t n);
 size_t utf8_moji_scan_generic(const unsigned char *s, size_t n);
 size_t utf8_moji_scan_avx2(const unsigned char *s, size_t n);
+size_t utf8_moji_scan_avx512(const unsigned char *s, size_t n);
 
 /* utf8_moji_possible() with a given scan (the tests run each). */
 int utf8_moji_possible_using(size_t (*scan)(const unsigned char*, size_t),

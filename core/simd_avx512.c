@@ -90,3 +90,9 @@ const utf8_impl utf8_impl_avx512 = {
   "avx512", utf8_cpu_has_avx512, utf8_find_error_avx512, utf8_find_error_count_avx512,
   utf8_fix_avx512
 };
+
+/* utf8_moji_possible()'s block scan (core/mojiscan.h), built for AVX-512:
+** the same C as the baseline copy, a whole 64-byte block per vector. */
+#include "mojiscan.h"
+size_t utf8_moji_scan_avx512(const unsigned char *s, size_t n);
+MOJI_SCAN_DEFINE(utf8_moji_scan_avx512, __attribute__((target("avx512f,avx512bw"))), 64)

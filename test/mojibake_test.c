@@ -448,8 +448,8 @@ static const unsigned char hot[] = {
 #define N_HOT (sizeof(hot)/sizeof(hot[0]))
 
 static void check_filter(void){
-  scan_fn scans[3];
-  const char *names[3];
+  scan_fn scans[4];
+  const char *names[4];
   int ns = 0, k;
   long bad = 0, tried = 0, ones = 0;
   unsigned char b[300];
@@ -459,6 +459,7 @@ static void check_filter(void){
   scans[ns] = utf8_moji_scan; names[ns++] = "dispatched";
 #if defined(UTF8EXT_HAVE_X86)
   if( utf8_cpu_has_avx2() ){ scans[ns] = utf8_moji_scan_avx2; names[ns++] = "avx2"; }
+  if( utf8_cpu_has_avx512() ){ scans[ns] = utf8_moji_scan_avx512; names[ns++] = "avx512"; }
 #endif
   /* every string of 0 to 3 bytes */
   for(n=0; n<=3; n++){
