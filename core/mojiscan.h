@@ -106,10 +106,34 @@ static attr int name##_block(const unsigned char *p){ \
   for(k=0; k<VS/8; k++) any |= w[k]; \
   return any!=0; \
 } \
+/* 1 when the four blocks at p are ASCII: no byte there can start a \
+** misread lead, whatever follows, so they are passed with one test */ \
+static inline attr int name##_ascii4(const unsigned char *p){ \
+  name##_v acc = {0}; \
+  uint64_t w[VS/8], any = 0; \
+  int i, k; \
+  for(i=0; i<4*MOJI_BLOCK; i+=VS) acc |= name##_ld(p+i); \
+  memcpy(w, &acc, VS); \
+  for(k=0; k<VS/8; k++) any |= w[k]; \
+  return (any & 0x8080808080808080ull)==0; \
+} \
+static inline int name##_ascii16(const unsigned char *p){ \
+  uint64_t a, b; \
+  memcpy(&a, p, 8); \
+  memcpy(&b, p+8, 8); \
+  return ((a|b) & 0x8080808080808080ull)==0; \
+} \
 attr size_t name(const unsigned char *s, size_t n){ \
   size_t k = 0; \
-  while( k+MOJI_REACH<=n && !name##_block(s+k) ) k += MOJI_BLOCK; \
-  return k; \
+  for(;;){ \
+    /* the four-block skip only where ASCII starts (16 bytes of it), \
+    ** so that prose does not pay for a test that fails */ \
+    if( k+4*MOJI_BLOCK<=n && name##_ascii16(s+k) ){ \
+      while( k+4*MOJI_BLOCK<=n && name##_ascii4(s+k) ) k += 4*MOJI_BLOCK; \
+    } \
+    if( k+MOJI_REACH>n || name##_block(s+k) ) return k; \
+    k += MOJI_BLOCK; \
+  } \
 }
 
 #endif /* UTF8EXT_CORE_MOJISCAN_H */

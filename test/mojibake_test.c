@@ -452,7 +452,7 @@ static void check_filter(void){
   const char *names[4];
   int ns = 0, k;
   long bad = 0, tried = 0, ones = 0;
-  unsigned char b[300];
+  unsigned char b[600];
   size_t i, n;
   uint32_t x;
   scans[ns] = utf8_moji_scan_generic; names[ns++] = "generic";
@@ -472,9 +472,11 @@ static void check_filter(void){
       tried++;
     }
   }
-  /* every 4-byte pattern of hot bytes, alone in 140 bytes of ASCII */
+  /* every 4-byte pattern of hot bytes, alone in ASCII: at offsets
+  ** 0-79 of 140 bytes, or anywhere in 600 (across the 256-byte ASCII
+  ** skips of the scans) */
   for(x=0; x<N_HOT*N_HOT*N_HOT*N_HOT; x++){
-    size_t at = x%80, len = 140;
+    size_t len = x%2 ? 600 : 140, at = x%2 ? x/2%596 : x%80;
     int want;
     memset(b, 'a', len);
     b[at] = hot[x%N_HOT]; b[at+1] = hot[x/N_HOT%N_HOT];
