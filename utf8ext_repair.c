@@ -11,8 +11,11 @@
 ** utf8_repair replaces every ill-formed TEXT value of TABLE (of every
 ** ordinary table of SCHEMA when TABLE is NULL) by utf8_fix(X) (METHOD
 ** 'fix', the default, also for a NULL METHOD) or utf8_recode(X, METHOD)
-** ('cp1252', 'latin1', 'cesu8', 'mutf8' and their aliases), and returns
-** how many values it changed. METHOD 'mojibake' changes the other values
+** ('cp1252', 'latin1', 'cesu8', 'mutf8' and their aliases), or by
+** utf8_recode(X, ENC, 'whole') ('cp1252-whole', 'latin1-whole': every
+** byte decoded, for legacy values whose bytes hold an accidental UTF-8
+** pair), and returns how many values it changed. METHOD 'mojibake'
+** changes the other values
 ** instead: well-formed TEXT that utf8_unmojibake() changes becomes exactly
 ** that (ill-formed text is left to the other methods; in a UTF-16 database
 ** so is text whose stored UTF-16 is ill-formed; a value still mojibake
@@ -70,7 +73,8 @@
 **     original  the value's bytes before, as stored (UTF-16 in a UTF-16
 **               database), a BLOB
 **     repaired  its bytes after, as stored, a BLOB
-**     method    'fix', 'mojibake', 'cp1252', 'latin1', 'cesu8' or 'mutf8'
+**     method    'fix', 'mojibake', 'cp1252', 'latin1', 'cesu8', 'mutf8',
+**               'cp1252-whole' or 'latin1-whole'
 **     at        when, UTC
 **
 ** A table of that name with other columns, a view of that name, or a log
@@ -126,6 +130,7 @@ struct repair_job {
   utf8_recode_enc enc;        /* The method, when bFix and bMoji are 0 */
   int bFix;                   /* True for the 'fix' method */
   int bMoji;                  /* True for the 'mojibake' method */
+  int bWhole;                 /* 'cp1252-whole', 'latin1-whole': every byte */
   unsigned char *aMoji;       /* bMoji: scratch for utf8_unmojibake() */
   sqlite3_int64 nMoji;        /* Its size */
   const char *zMethod;        /* The method's name, as the log keeps it */
@@ -869,14 +874,15 @@ static int repair_value(repair_job *pJob, const unsigned char *z,
   sqlite3_int64 limit = sqlite3_limit(pJob->db, SQLITE_LIMIT_LENGTH, -1);
   size_t len;
   if( pJob->bMoji ) return repair_moji_value(pJob, z, n, pzOut, pnOut);
-  len = pJob->bFix
-      ? utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, 0)
+  len = pJob->bFix ? utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, 0)
+      : pJob->bWhole ? utf8_recode_whole(z, (size_t)n, pJob->enc, 0)
       : utf8_recode(z, (size_t)n, pJob->enc, 0);
   *pzOut = 0;
   if( len>(size_t)limit ) return SQLITE_TOOBIG;
   *pzOut = sqlite3_malloc64(len+1);
   if( *pzOut==0 ) return SQLITE_NOMEM;
   if( pJob->bFix ) utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, *pzOut);
+  else if( pJob->bWhole ) utf8_recode_whole(z, (size_t)n, pJob->enc, *pzOut);
   else utf8_recode(z, (size_t)n, pJob->enc, *pzOut);
   *pnOut = (sqlite3_int64)len;
   return SQLITE_OK;
@@ -1726,6 +1732,13 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
       job.bFix = 0;
       job.bMoji = 1;
       job.zMethod = "mojibake";
+    }else if( sqlite3_stricmp(z, "cp1252-whole")==0
+           || sqlite3_stricmp(z, "latin1-whole")==0 ){
+      /* a legacy value decoded whole, its accidental UTF-8 pairs too */
+      job.bFix = 0;
+      job.bWhole = 1;
+      job.enc = (z[0]|0x20)=='c' ? UTF8_RECODE_CP1252 : UTF8_RECODE_LATIN1;
+      job.zMethod = job.enc==UTF8_RECODE_CP1252 ? "cp1252-whole" : "latin1-whole";
     }else if( utf8ext_encoding_named(z, sqlite3_value_bytes(argv[1]), &job.enc) ){
       job.bFix = 0;
       job.zMethod = azEnc[job.enc];
@@ -1736,6 +1749,7 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
       z = sqlite3_str_finish(s);
       if( z==0 ) rc = SQLITE_NOMEM;
       else rc = jobError(&job, SQLITE_ERROR, "unknown METHOD '%s': use 'fix', 'mojibake', "
+                         "'cp1252-whole', 'latin1-whole', "
                          UTF8EXT_ENCODING_NAMES, z);
       sqlite3_free((char*)z);
     }

@@ -197,20 +197,9 @@ static int parse_encoding(sqlite3_context *ctx, sqlite3_value *v,
   return -1;
 }
 
-/*
-** utf8_recode's 'whole': every byte of w->z decoded as the single-byte
-** charset (cp1252 or latin1), well-formed pairs among them too.
-*/
+/* utf8_recode's 'whole': every byte decoded as cp1252 or latin1. */
 static size_t write_whole(const text_writer *w, unsigned char *out){
-  utf8_moji_charset cs = w->option==UTF8_RECODE_LATIN1 ? UTF8_MOJI_LATIN1
-                                                       : UTF8_MOJI_CP1252;
-  unsigned char buf[4];
-  size_t i, o = 0;
-  for(i=0; i<w->n; i++){
-    uint32_t c = utf8_moji_decode_byte(cs, w->z[i]);
-    o += utf8_encode_scalar(c, out ? out+o : buf);
-  }
-  return o;
+  return utf8_recode_whole(w->z, w->n, (utf8_recode_enc)w->option, out);
 }
 
 /*

@@ -91,3 +91,26 @@ size_t utf8_recode(const unsigned char *s, size_t n, utf8_recode_enc enc,
   }
   return o;
 }
+
+/*
+** Every byte of s as one character of a single-byte charset: cp1252
+** (WHATWG's table, the five undefined bytes as C1 controls) or Latin-1.
+** For a legacy value whose bytes happen to hold a well-formed pair, which
+** utf8_recode would keep as UTF-8. CESU-8 and MUTF-8 are not single-byte:
+** they give 0 here, and the callers refuse them first.
+*/
+size_t utf8_recode_whole(const unsigned char *s, size_t n, utf8_recode_enc enc,
+                         unsigned char *out){
+  size_t i, o = 0;
+  if( enc!=UTF8_RECODE_CP1252 && enc!=UTF8_RECODE_LATIN1 ) return 0;
+  for(i=0; i<n; i++){
+    unsigned b = s[i];
+    if( b<0x80 ){
+      if( out ) out[o] = (unsigned char)b;
+      o = add_sat(o, 1);
+    }else{
+      emit_cp(out, &o, enc==UTF8_RECODE_CP1252 && b<=0x9F ? cp1252_high[b-0x80] : b);
+    }
+  }
+  return o;
+}

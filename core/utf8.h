@@ -175,6 +175,14 @@ size_t utf8_recode(const unsigned char *s, size_t n, utf8_recode_enc enc,
                    unsigned char *out);
 
 /*
+** Every byte of s decoded as cp1252 or Latin-1, well-formed pairs too (a
+** legacy value read whole); as utf8_recode, write or only measure. 0 for
+** the other encodings, which are not single-byte.
+*/
+size_t utf8_recode_whole(const unsigned char *s, size_t n, utf8_recode_enc enc,
+                         unsigned char *out);
+
+/*
 ** Encode the scalar value cp (not a surrogate, at most 0x10FFFF) into
 ** out[0..4) and return the number of bytes written; 0 if cp is no scalar
 ** value.
