@@ -12,7 +12,9 @@
 ** tables, one table and all), utf8_audit_summary, utf8_repair (methods
 ** fix and mojibake) and utf8_undo, and the error paths.
 **
-** First a run with no failure records what each statement returns. Then
+** The script runs in segments (find_segments()), each from a fresh
+** database. For each segment, first a run with no failure records what each
+** statement returns. Then
 ** for N = 1, 2, ... until a run completes without reaching its Nth
 ** allocation, each statement must either give exactly its recorded
 ** answer or, once the failure has happened, fail with SQLITE_NOMEM
@@ -175,6 +177,45 @@ static const char *const script[] = {
 };
 #define N_SCRIPT (int)(sizeof(script)/sizeof(script[0]))
 
+/*
+** The script after its first three statements (the tables and their
+** values) is cut into segments, each run from a fresh database that gets
+** those three first. A run stops at its failure, so the runs of one
+** script cost about the square of its allocations: five segments cost a
+** third of one whole script (malloc_test took 177 s, 458 s under
+** AddressSanitizer, before the cut). A segment is named by the start of
+** its first statement; the segments keep statements that depend on each
+** other together.
+*/
+#define N_SETUP 3
+static const char *const segment_starts[] = {
+  "SELECT id, utf8_valid(v)",         /* the scalar functions */
+  "SELECT t.id, count(*)",            /* utf8_codepoints */
+  "SELECT tbl, col, rowid, pk",       /* utf8_audit and its errors */
+  "UPDATE t SET v = utf8_fix(v)",     /* repair with 'fix', undo */
+  "CREATE TABLE m(",                  /* the 'mojibake' method and count */
+};
+#define N_SEGMENT (int)(sizeof(segment_starts)/sizeof(segment_starts[0]))
+static int seg_lo[N_SEGMENT], seg_hi[N_SEGMENT];
+
+/* Where each segment begins and ends in script[]; 0 if one is not found. */
+static int find_segments(void){
+  int k, i;
+  for(k=0; k<N_SEGMENT; k++){
+    seg_lo[k] = -1;
+    for(i=N_SETUP; i<N_SCRIPT; i++){
+      if( strncmp(script[i], segment_starts[k], strlen(segment_starts[k]))==0 ){
+        seg_lo[k] = i;
+        break;
+      }
+    }
+    if( seg_lo[k]<0 || (k>0 && seg_lo[k]<=seg_lo[k-1]) ) return 0;
+    if( k>0 ) seg_hi[k-1] = seg_lo[k];
+  }
+  seg_hi[N_SEGMENT-1] = N_SCRIPT;
+  return seg_lo[0]==N_SETUP;
+}
+
 /* What one statement gave: its result code and its rows as text. */
 typedef struct stmt_result { int rc; out_buf out; } stmt_result;
 
@@ -252,7 +293,7 @@ static int verbose;
 ** store what each statement gives; otherwise compare. Returns 0 if the run
 ** behaved, 1 if not; sets *pReached when the failure was injected.
 */
-static int one_run(long long failAt, int record, int *pReached){
+static int one_run(int seg, long long failAt, int record, int *pReached){
   sqlite3 *db = 0;
   long long liveBefore;
   int i, rc, bad = 0;
@@ -268,7 +309,7 @@ static int one_run(long long failAt, int record, int *pReached){
       bad = 1;
     }
   }
-  for(i=0; rc==SQLITE_OK && i<N_SCRIPT; i++){
+  for(i=0; rc==SQLITE_OK && i<seg_hi[seg]; i = i+1==N_SETUP ? seg_lo[seg] : i+1){
     stmt_result r;
     long long failuresBefore = failures;
     char *zOut;
@@ -276,6 +317,7 @@ static int one_run(long long failAt, int record, int *pReached){
     zOut = r.out.z;
     if( record ){
       expected_rc[i] = r.rc;
+      free(expected_out[i]);
       expected_out[i] = strdup(zOut);
       if( verbose ) printf("[%d] rc=%d\n%s\n", i, r.rc, zOut);
     }else if( r.rc==expected_rc[i] && strcmp(zOut, expected_out[i])==0 ){
@@ -290,15 +332,15 @@ static int one_run(long long failAt, int record, int *pReached){
        && expected_rc[i]!=SQLITE_OK ){
         lost_messages++;
       }else if( r.rc!=SQLITE_NOMEM ){
-        printf("N=%lld: statement %d: %s\n  failed with %d, not SQLITE_NOMEM: %s\n",
-               failAt, i, script[i], r.rc, zOut);
+        printf("segment %d, N=%lld: statement %d: %s\n  failed with %d, not SQLITE_NOMEM: %s\n",
+               seg, failAt, i, script[i], r.rc, zOut);
         bad = 1;
       }
       rc = r.rc;
     }else{
-      printf("N=%lld: statement %d: %s\n  rc=%d (expected %d)\n  got:      %.300s\n"
-             "  expected: %.300s\n", failAt, i, script[i], r.rc, expected_rc[i],
-             zOut, expected_out[i]);
+      printf("segment %d, N=%lld: statement %d: %s\n  rc=%d (expected %d)\n"
+             "  got:      %.300s\n  expected: %.300s\n", seg, failAt, i, script[i],
+             r.rc, expected_rc[i], zOut, expected_out[i]);
       bad = 1;
       rc = SQLITE_ERROR;
     }
@@ -332,7 +374,7 @@ int main(int argc, char **argv){
   static sqlite3_mem_methods failing_mem;
   int nPass = 0, nFail = 0, reached = 1;
   long long n;
-  int i;
+  int i, seg;
 
   verbose = argc>1 && strcmp(argv[1], "-v")==0;
   values[0].z = (const unsigned char*)"h\xC3\xA9llo"; values[0].n = 6;
@@ -361,20 +403,26 @@ int main(int argc, char **argv){
   sqlite3_initialize();
   sqlite3_auto_extension((void(*)(void))sqlite3_utf8ext_init);
 
-  /* The clean run, twice: the first also makes SQLite's one-time
-  ** allocations, so that the leak count of every later run starts even. */
-  one_run(0, 1, &reached);
-  for(i=0; i<N_SCRIPT; i++) free(expected_out[i]);
-  if( one_run(0, 1, &reached) ) nFail++; else nPass++;
-  printf("clean run: %lld allocations\n", alloc_count);
-
-  for(persistent=0; persistent<2; persistent++){
-    for(n=1, reached=1; reached; n++){
-      if( one_run(n, 0, &reached) ) nFail++; else nPass++;
+  if( !find_segments() ){
+    printf("a segment's first statement is not in the script\nmalloc: 0 passed, 1 failed\n");
+    return 1;
+  }
+  /* A clean run first makes SQLite's one-time allocations, so that the
+  ** leak count of every later run starts even. */
+  one_run(0, 0, 1, &reached);
+  for(seg=0; seg<N_SEGMENT; seg++){
+    if( one_run(seg, 0, 1, &reached) ) nFail++; else nPass++;
+    printf("segment %d (%s...): clean run, %lld allocations\n", seg,
+           segment_starts[seg], alloc_count);
+    for(persistent=0; persistent<2; persistent++){
+      for(n=1, reached=1; reached; n++){
+        if( one_run(seg, n, 0, &reached) ) nFail++; else nPass++;
+      }
+      printf("  %s: failed allocation 1 to %lld; allocation %lld was never reached\n",
+             persistent ? "persistent (that one and all after it)" : "one at a time",
+             n-2, n-1);
     }
-    printf("%s: failed allocation 1 to %lld; allocation %lld was never reached\n",
-           persistent ? "persistent (that one and all after it)" : "one at a time",
-           n-2, n-1);
+    persistent = 0;
   }
   printf("every failure was SQLITE_NOMEM but %d, in persistent mode, where an"
          " expected error lost its message\n", lost_messages);
