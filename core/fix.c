@@ -14,15 +14,10 @@
 
 #include <string.h>
 
-/* a+b, or SIZE_MAX when that does not fit: lengths saturate, never wrap. */
-static size_t add_sat(size_t a, size_t b){
-  return a>SIZE_MAX-b ? SIZE_MAX : a+b;
-}
-
 /* Append s[0..n) at out+*o (when out is not NULL) and advance *o. */
 static void emit(unsigned char *out, size_t *o, const unsigned char *s, size_t n){
   if( out && n ) memcpy(out+*o, s, n);
-  *o = add_sat(*o, n);
+  *o = utf8_add_sat(*o, n);
 }
 
 size_t utf8_fix(const unsigned char *s, size_t n,

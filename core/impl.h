@@ -13,6 +13,7 @@
 #define UTF8EXT_CORE_IMPL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 typedef size_t (*utf8_find_error_fn)(const unsigned char *s, size_t n);
@@ -83,6 +84,17 @@ UTF8_DECLARE_IMPL(sse4)
 #if defined(UTF8EXT_HAVE_NEON)
 UTF8_DECLARE_IMPL(neon)
 #endif
+
+/* Windows-1252 bytes 80-9F as WHATWG maps them (core/recode.c), the
+** five Windows leaves undefined as the C1 controls of the same value:
+** utf8_recode and the mojibake engine read cp1252 by the one table. */
+extern const uint16_t utf8_cp1252_80_9f[32];
+
+/* a+b, or SIZE_MAX when that does not fit: output lengths saturate, never
+** wrap, so a caller compares them with its own limit before allocating. */
+static inline size_t utf8_add_sat(size_t a, size_t b){
+  return a>SIZE_MAX-b ? SIZE_MAX : a+b;
+}
 
 /*
 ** The length of the unit at s[0] (n>=1 bytes left) as utf8_decode_unit

@@ -94,6 +94,7 @@
 #include "mojibake.h"
 #include "mojiscan.h"
 #include "utf8.h"
+#include "impl.h"
 
 #include <string.h>
 
@@ -167,15 +168,20 @@ static const uint16_t cp1251_rev[64][2] = {
   {0x203A,0x9B},{0x20AC,0x88},{0x2116,0xB9},{0x2122,0x99},
 };
 
-static int enc_1251(uint32_t cp){
-  int lo = 0, hi = 63;
-  if( cp>=0x410 && cp<=0x44F ) return (int)(cp-0x410+0xC0);
+/* The byte of cp in a reverse table of count rows sorted by character, or -1. */
+static int enc_rev(const uint16_t (*rev)[2], int count, uint32_t cp){
+  int lo = 0, hi = count-1;
   while( lo<=hi ){
     int mid = (lo+hi)/2;
-    if( cp1251_rev[mid][0]==cp ) return cp1251_rev[mid][1];
-    if( cp1251_rev[mid][0]<cp ) lo = mid+1; else hi = mid-1;
+    if( rev[mid][0]==cp ) return rev[mid][1];
+    if( rev[mid][0]<cp ) lo = mid+1; else hi = mid-1;
   }
   return -1;
+}
+
+static int enc_1251(uint32_t cp){
+  if( cp>=0x410 && cp<=0x44F ) return (int)(cp-0x410+0xC0);
+  return enc_rev(cp1251_rev, 64, cp);
 }
 
 /* Windows-1250 bytes 80-FF as WHATWG maps them (81 83 88 90 98 are the
@@ -278,30 +284,10 @@ static const uint16_t macroman_rev[128][2] = {
   {0xF8FF,0xF0},{0xFB01,0xDE},{0xFB02,0xDF},
 };
 
-/* The byte of cp in a sorted reverse table, or -1. */
-static int enc_high(const uint16_t rev[128][2], uint32_t cp){
-  int lo = 0, hi = 127;
-  while( lo<=hi ){
-    int mid = (lo+hi)/2;
-    if( rev[mid][0]==cp ) return rev[mid][1];
-    if( rev[mid][0]<cp ) lo = mid+1; else hi = mid-1;
-  }
-  return -1;
-}
-
-/* Windows-1252 bytes 80-9F as WHATWG maps them (81 8D 8F 90 9D as the
-** C1 controls of the same value). */
-static const uint16_t cp1252_high[32] = {
-  0x20AC,0x0081,0x201A,0x0192,0x201E,0x2026,0x2020,0x2021,
-  0x02C6,0x2030,0x0160,0x2039,0x0152,0x008D,0x017D,0x008F,
-  0x0090,0x2018,0x2019,0x201C,0x201D,0x2022,0x2013,0x2014,
-  0x02DC,0x2122,0x0161,0x203A,0x0153,0x009D,0x017E,0x0178,
-};
-
 uint32_t utf8_moji_decode_byte(utf8_moji_charset cs, unsigned b){
   if( b<0x80 ) return b;
   switch( cs ){
-    case UTF8_MOJI_CP1252: return b<0xA0 ? cp1252_high[b-0x80] : b;
+    case UTF8_MOJI_CP1252: return b<0xA0 ? utf8_cp1252_80_9f[b-0x80] : b;
     case UTF8_MOJI_CP1251: return b>=0xC0 ? 0x410+(b-0xC0) : cp1251_high[b-0x80];
     case UTF8_MOJI_CP1250: return cp1250_high[b-0x80];
     case UTF8_MOJI_MACROMAN: return macroman_high[b-0x80];
@@ -312,8 +298,8 @@ uint32_t utf8_moji_decode_byte(utf8_moji_charset cs, unsigned b){
 static int enc_byte(utf8_moji_charset cs, uint32_t cp){
   if( cp<0x80 ) return (int)cp;
   if( cs==UTF8_MOJI_CP1251 ) return enc_1251(cp);
-  if( cs==UTF8_MOJI_CP1250 ) return enc_high(cp1250_rev, cp);
-  if( cs==UTF8_MOJI_MACROMAN ) return enc_high(macroman_rev, cp);
+  if( cs==UTF8_MOJI_CP1250 ) return enc_rev(cp1250_rev, 128, cp);
+  if( cs==UTF8_MOJI_MACROMAN ) return enc_rev(macroman_rev, 128, cp);
   if( cs==UTF8_MOJI_LATIN1 || cp<=0xFF ) return cp<=0xFF ? (int)cp : -1;
   switch( cp ){
     case 0x20AC: return 0x80; case 0x201A: return 0x82; case 0x0192: return 0x83;

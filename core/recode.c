@@ -4,6 +4,7 @@
 ** (Oracle) or Java's modified UTF-8. Well-formed stretches are copied.
 */
 #include "utf8.h"
+#include "impl.h"
 
 #include <string.h>
 
@@ -12,23 +13,19 @@
 ** The five bytes Windows leaves undefined (81 8D 8F 90 9D) map to the C1
 ** control of the same value, as WHATWG does.
 */
-static const uint16_t cp1252_high[32] = {
+const uint16_t utf8_cp1252_80_9f[32] = {
   0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, /* 80-87 */
   0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F, /* 88-8F */
   0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, /* 90-97 */
   0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178, /* 98-9F */
 };
 
-static size_t add_sat(size_t a, size_t b){
-  return a>SIZE_MAX-b ? SIZE_MAX : a+b;
-}
-
 /* Append the UTF-8 of scalar value cp at out+*o (when out is not NULL). */
 static void emit_cp(unsigned char *out, size_t *o, uint32_t cp){
   unsigned char buf[4];
   size_t len = utf8_encode_scalar(cp, buf);
   if( out ) memcpy(out+*o, buf, len);
-  *o = add_sat(*o, len);
+  *o = utf8_add_sat(*o, len);
 }
 
 /* ED A0-AF 80-BF: the first half of a CESU-8 surrogate pair. */
@@ -52,7 +49,7 @@ static size_t recode_unit(const unsigned char *s, size_t n, utf8_unit u,
     case UTF8_RECODE_CP1252:
       for(k=0; k<u.length; k++){
         uint32_t b = s[k];
-        emit_cp(out, o, (b>=0x80 && b<=0x9F) ? cp1252_high[b-0x80] : b);
+        emit_cp(out, o, (b>=0x80 && b<=0x9F) ? utf8_cp1252_80_9f[b-0x80] : b);
       }
       return u.length;
     case UTF8_RECODE_LATIN1:
@@ -82,7 +79,7 @@ size_t utf8_recode(const unsigned char *s, size_t n, utf8_recode_enc enc,
   while( i<n ){
     size_t k = utf8_find_error(s+i, n-i);
     if( out && k ) memcpy(out+o, s+i, k);
-    o = add_sat(o, k);
+    o = utf8_add_sat(o, k);
     i += k;
     if( i<n ){
       utf8_unit u = utf8_decode_unit(s+i, n-i);
@@ -107,9 +104,9 @@ size_t utf8_recode_whole(const unsigned char *s, size_t n, utf8_recode_enc enc,
     unsigned b = s[i];
     if( b<0x80 ){
       if( out ) out[o] = (unsigned char)b;
-      o = add_sat(o, 1);
+      o = utf8_add_sat(o, 1);
     }else{
-      emit_cp(out, &o, enc==UTF8_RECODE_CP1252 && b<=0x9F ? cp1252_high[b-0x80] : b);
+      emit_cp(out, &o, enc==UTF8_RECODE_CP1252 && b<=0x9F ? utf8_cp1252_80_9f[b-0x80] : b);
     }
   }
   return o;

@@ -454,9 +454,6 @@ static KL_TARGET size_t kl_find_error_count(const unsigned char *s, size_t n,
 ** output of s+j with j+KL_BYTES<=n stays inside the output, and the bytes
 ** it writes past the stretch are written again by what follows.
 */
-static inline KL_TARGET size_t kl_add_sat(size_t a, size_t b){
-  return a>SIZE_MAX-b ? SIZE_MAX : a+b;
-}
 
 /* Copy s[i..e) (e>i) to out; n is where s ends. */
 static inline KL_TARGET void kl_copy_stretch(unsigned char *out, const unsigned char *s,
@@ -481,15 +478,15 @@ static inline KL_TARGET void kl_put(unsigned char *out, size_t *o,
     if( three ) memcpy(out+*o, r, 3);
     else memcpy(out+*o, r, rlen);
   }
-  *o = kl_add_sat(*o, three ? 3 : rlen);
+  *o = utf8_add_sat(*o, three ? 3 : rlen);
 }
 
 /*
-** Dirty text, read in windows instead of unit by unit. Unit by unit, each
+** Dirty text, read as a window instead of unit by unit. Unit by unit, each
 ** length waits on the one before and each error's bytes steer branches
 ** the predictor cannot learn. A window is the KL_W=KL_BYTES-1 bytes from
-** p, read with the three after them; it gives, as a bit per byte, with
-** masks only:
+** p, a unit boundary (bytes before it are not looked at), read with the
+** three after them; it gives, as a bit per byte, with masks only:
 **
 **   good    bytes of well-formed characters;
 **   starts  where units start: every byte that is not a continuation
@@ -498,22 +495,13 @@ static inline KL_TARGET void kl_put(unsigned char *out, size_t *o,
 **
 ** A well-formed character is a whole unit, so the ill-formed units are the
 ** starts that are not good, and the window's output is its good bytes
-** with a replacement at each of those. Windows follow each other at fixed
-** steps of KL_W bytes, so the loads do not wait on the masks; what a
-** character or a maximal subpart that starts in one window covers of the
-** next (at most 3 bytes) is carried over in two small masks. The first
-** window starts at a unit boundary (the error kl_exact found), with
-** nothing carried in; the last ends at its last unit start, where the
-** validator starts again.
+** with a replacement at each of those (kl_fix_window says where it ends).
 */
 #define KL_W (KL_BYTES-1)
 #define KL_BELOW(b) ((1ull<<(b))-1)
 
-
 typedef struct kl_window {
   uint64_t good, starts;     /* bits 0..KL_W-1 are the window's */
-  uint64_t carry_good;       /* bits 0..2: good bytes of the next window */
-  uint64_t carry_taken;      /* bits 0..2: its bytes a lead here takes in */
 } kl_window;
 
 /*
@@ -527,12 +515,7 @@ static inline KL_TARGET uint64_t kl_in_range(kl_vec v, uint8_t lo, uint8_t hi){
 }
 #endif
 
-/* Bits KL_W-3, KL_W-2, KL_W-1 of x as bits 0, 1, 2. */
-#define KL_TOP3(x) (((x)>>(KL_W-3)) & 7)
-
-static inline KL_TARGET kl_window kl_read_window(const unsigned char *p,
-                                                 uint64_t carry_good,
-                                                 uint64_t carry_taken){
+static inline KL_TARGET kl_window kl_read_window(const unsigned char *p){
   kl_vec b0 = kl_load(p), b1 = kl_load(p+1);
   uint64_t here = KL_BELOW(KL_W);
   uint64_t cont0 = kl_cont_bits(b0);
@@ -556,20 +539,11 @@ static inline KL_TARGET kl_window kl_read_window(const unsigned char *p,
   uint64_t p2 = (lead3 | lead4) & first & cont2;    /* ... taking 2 */
   uint64_t v3 = lead3 & p2;
   uint64_t v4 = lead4 & p2 & cont3;
-  uint64_t taken = (p1<<1) | (p2<<2) | (v4<<3) | carry_taken;
-  uint64_t t2 = KL_TOP3(v2), t3 = KL_TOP3(v3), t4 = KL_TOP3(v4);
-  uint64_t tp1 = KL_TOP3(p1), tp2 = KL_TOP3(p2);
+  uint64_t taken = (p1<<1) | (p2<<2) | (v4<<3);
   kl_window w;
   w.good = ascii | v2 | (v2<<1) | v3 | (v3<<1) | (v3<<2)
-         | v4 | (v4<<1) | (v4<<2) | (v4<<3) | carry_good;
+         | v4 | (v4<<1) | (v4<<2) | (v4<<3);
   w.starts = ~(cont0 & taken) & here;
-  /* byte t of the next window is byte KL_W+t here */
-  w.carry_good = (((t2>>2) | (t3>>1) | (t3>>2) | t4 | (t4>>1) | (t4>>2)) & 1)
-               | ((((t3>>2) | (t4>>1) | (t4>>2)) & 1)<<1)
-               | (((t4>>2) & 1)<<2);
-  w.carry_taken = (((tp1>>2) | (tp2>>1) | t4) & 1)
-                | ((((tp2>>2) | (t4>>1)) & 1)<<1)
-                | (((t4>>2) & 1)<<2);
   return w;
 }
 
@@ -610,7 +584,7 @@ static inline KL_TARGET size_t kl_fix_window(const unsigned char *s, size_t e,
                                              const unsigned char *r,
                                              unsigned char *out, size_t *o,
                                              int *warm){
-  kl_window w = kl_read_window(s+e, 0, 0);
+  kl_window w = kl_read_window(s+e);
   uint64_t bad = w.starts & ~w.good;
   uint16_t r01;               /* the replacement in registers: the stores */
   uint8_t r2 = r[2];          /* to out could alias r, so it would be read */
@@ -621,7 +595,7 @@ static inline KL_TARGET size_t kl_fix_window(const unsigned char *s, size_t e,
     end = 63 - (size_t)__builtin_clzll(w.starts & ~1ull);
   }
   bad = (bad & KL_BELOW(end)) | (1ull<<end);
-  /* two steps without a branch; more only for a second unit */
+  /* one step without a test; more only for a second unit */
   kl_window_step(w.good, end, &bad, &cur, s+e, r01, r2, out, o);
   while( kl_window_step(w.good, end, &bad, &cur, s+e, r01, r2, out, o) ){}
   return e+end;
@@ -631,17 +605,16 @@ static inline __attribute__((always_inline)) KL_TARGET
 size_t kl_fix(const unsigned char *s, size_t n, const unsigned char *r,
               size_t rlen, int per_byte, unsigned char *out, int three){
   kl_consts k = kl_consts_init();
-  size_t i = 0;                  /* s[i..n) is next, i a unit boundary */
+  size_t i = 0;                  /* s[i..n) is next: a unit boundary, */
+  int warm = 0;                  /* or right after a window (kl_fix_window) */
   size_t o = 0;                  /* the output of s[0..i) */
-
-  int warm = 0;                  /* s+i follows a window (kl_fix_window) */
 
   while( i<n ){
     size_t stored = i;           /* s[i..stored) is already at out+o */
     size_t e = warm ? kl_validate_from(&k, s, i, n, 0, 1, out ? out+o : 0, &stored)
                     : kl_validate_from(&k, s, i, n, 0, 0, out ? out+o : 0, &stored);
     if( out && e>stored ) kl_copy_stretch(out+o+(stored-i), s, stored, e, n);
-    o = kl_add_sat(o, e-i);
+    o = utf8_add_sat(o, e-i);
     if( e>=n ) break;
     /* a window reads 2*KL_BYTES+3 bytes at most (its steps' vectors) */
     if( three && !per_byte && e+2*KL_BYTES+3<=n ){
