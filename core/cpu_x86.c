@@ -17,6 +17,7 @@
 #include "impl.h"
 
 #include <cpuid.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* CPUID leaf 1, ECX */
@@ -29,8 +30,11 @@
 
 /* CPUID leaf 7 subleaf 0, EBX and ECX */
 #define CPUID7_EBX_AVX2     (1u<<5)
+#define CPUID7_EBX_BMI2     (1u<<8)    /* PDEP */
 #define CPUID7_EBX_AVX512F  (1u<<16)
 #define CPUID7_EBX_AVX512BW (1u<<30)
+#define CPUID7_ECX_VBMI     (1u<<1)    /* VPERMB */
+#define CPUID7_ECX_VBMI2    (1u<<6)    /* VPCOMPRESSB */
 
 /* XCR0: the register state the OS saves */
 #define XCR0_SSE            (1u<<1)    /* XMM registers */
@@ -57,6 +61,15 @@ static uint32_t cpuid7_ebx(void){
   unsigned a, b, c, d;
   if( !__get_cpuid_count(7, 0, &a, &b, &c, &d) ) return 0;
   return b;
+}
+
+/*
+** ECX of leaf 7 subleaf 0, or 0 when the CPU has no such leaf.
+*/
+static uint32_t cpuid7_ecx(void){
+  unsigned a, b, c, d;
+  if( !__get_cpuid_count(7, 0, &a, &b, &c, &d) ) return 0;
+  return c;
 }
 
 /*
@@ -91,4 +104,19 @@ int utf8_cpu_has_avx512(void){
   if( !utf8_cpu_has_avx2() ) return 0;
   if( (xcr0() & XCR0_ZMM_STATE)!=XCR0_ZMM_STATE ) return 0;
   return (cpuid7_ebx() & need7)==need7;
+}
+
+/* "avx512", VBMI/VBMI2 (byte permutes and compresses) and BMI2 (PDEP):
+** the repair kernel's window (core/simd_avx512.c).
+** Read once: the repair kernel asks at every call, and CPUID is slow. */
+int utf8_cpu_has_avx512_vbmi2(void){
+  static atomic_int known;    /* 0 not yet read, 1 no, 2 yes */
+  int k = atomic_load_explicit(&known, memory_order_relaxed);
+  if( k==0 ){
+    uint32_t need = CPUID7_ECX_VBMI|CPUID7_ECX_VBMI2;
+    k = utf8_cpu_has_avx512() && (cpuid7_ecx() & need)==need
+        && (cpuid7_ebx() & CPUID7_EBX_BMI2) ? 2 : 1;
+    atomic_store_explicit(&known, k, memory_order_relaxed);  /* the same in any thread */
+  }
+  return k==2;
 }

@@ -131,6 +131,14 @@ static inline size_t utf8_unit_len(const unsigned char *s, size_t n, int *bad){
 int utf8_cpu_has_sse4(void);        /* SSSE3, SSE4.1, SSE4.2 */
 int utf8_cpu_has_avx2(void);        /* AVX2, YMM state saved */
 int utf8_cpu_has_avx512(void);      /* AVX-512 F+BW, ZMM and k state saved */
+int utf8_cpu_has_avx512_vbmi2(void); /* and VBMI, VBMI2, BMI2 (cached) */
+
+/* The AVX-512 file's two repair kernels; utf8_fix_avx512 calls the
+** second where the CPU has VBMI2 (test/fix_test.c checks both). */
+size_t utf8_fix_avx512_window(const unsigned char *s, size_t n, const unsigned char *r,
+                              size_t rlen, int per_byte, unsigned char *out);
+size_t utf8_fix_avx512_vbmi2(const unsigned char *s, size_t n, const unsigned char *r,
+                             size_t rlen, int per_byte, unsigned char *out);
 #endif
 
 #endif /* UTF8EXT_CORE_IMPL_H */

@@ -601,13 +601,34 @@ static inline KL_TARGET size_t kl_fix_window(const unsigned char *s, size_t e,
   return e+end;
 }
 
+/*
+** What kl_fix calls at an error e (a unit boundary, e+2*KL_BYTES+3<=n) in
+** the default case: kl_fix_window, or an implementation's own loop for
+** dirty text (simd_avx512.c's, with VBMI2). Same contract: the output of
+** the units from e up to the position returned goes at out+*o (out may
+** be NULL: lengths only), and *warm is set as kl_fix_window sets it.
+** *last is the loop's own (0 at first): where it handed back last time.
+*/
+typedef size_t (*kl_dirty_fn)(const unsigned char *s, size_t e, size_t n,
+                              const unsigned char *r, unsigned char *out,
+                              size_t *o, int *warm, size_t *last);
+
+static inline KL_TARGET size_t kl_fix_window_at(const unsigned char *s, size_t e, size_t n,
+                                                const unsigned char *r, unsigned char *out,
+                                                size_t *o, int *warm, size_t *last){
+  (void)n; (void)last;
+  return kl_fix_window(s, e, r, out, o, warm);
+}
+
 static inline __attribute__((always_inline)) KL_TARGET
 size_t kl_fix(const unsigned char *s, size_t n, const unsigned char *r,
-              size_t rlen, int per_byte, unsigned char *out, int three){
+              size_t rlen, int per_byte, unsigned char *out, int three,
+              kl_dirty_fn dirty){
   kl_consts k = kl_consts_init();
   size_t i = 0;                  /* s[i..n) is next: a unit boundary, */
   int warm = 0;                  /* or right after a window (kl_fix_window) */
   size_t o = 0;                  /* the output of s[0..i) */
+  size_t last = 0;               /* the dirty loop's own (kl_dirty_fn) */
 
   while( i<n ){
     size_t stored = i;           /* s[i..stored) is already at out+o */
@@ -618,7 +639,7 @@ size_t kl_fix(const unsigned char *s, size_t n, const unsigned char *r,
     if( e>=n ) break;
     /* a window reads 2*KL_BYTES+3 bytes at most (its steps' vectors) */
     if( three && !per_byte && e+2*KL_BYTES+3<=n ){
-      i = kl_fix_window(s, e, r, out, &o, &warm);
+      i = dirty(s, e, n, r, out, &o, &warm, &last);
       continue;
     }
     warm = 0;
@@ -644,8 +665,8 @@ size_t kl_fix(const unsigned char *s, size_t n, const unsigned char *r,
   KL_TARGET size_t utf8_fix_##name(const unsigned char *s, size_t n, \
                                    const unsigned char *r, size_t rlen, \
                                    int per_byte, unsigned char *out){ \
-    return rlen==3 ? kl_fix(s, n, r, 3, per_byte, out, 1) \
-                   : kl_fix(s, n, r, rlen, per_byte, out, 0); \
+    return rlen==3 ? kl_fix(s, n, r, 3, per_byte, out, 1, kl_fix_window_at) \
+                   : kl_fix(s, n, r, rlen, per_byte, out, 0, kl_fix_window_at); \
   }
 
 #endif /* UTF8EXT_CORE_SIMD_KL_H */

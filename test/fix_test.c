@@ -21,6 +21,10 @@
 **   2. Random values of 130-1200 bytes with 1-40 errors, single or in
 **      clusters, all three rules, replacements of 0, 1, 2, 3, 4 and 6
 **      bytes, measured and written.
+**   3. Long values (300-12000 bytes) of clean stretches and bursts of
+**      errors of every density, default replacement: the VBMI2 kernel's
+**      loop through dirty text, and its way in and out of it.
+**   4. Every pair of bytes, then two more of three kinds, in dirty text.
 **
 ** The last line is "fix: N passed, N failed"; exit status 1 on a failure.
 */
@@ -61,6 +65,21 @@ static void collect_subjects(void){
     subjects[n_subjects].kernel = list[i]->fix;
     n_subjects++;
   }
+#if defined(UTF8EXT_HAVE_X86)
+  /* "avx512" runs one of two kernels (VBMI2 or not): check the other too */
+  if( utf8_cpu_has_avx512() ){
+    subjects[n_subjects].name = "avx512-window";
+    subjects[n_subjects].kernel = utf8_fix_avx512_window;
+    n_subjects++;
+  }
+  if( utf8_cpu_has_avx512_vbmi2() ){
+    subjects[n_subjects].name = "avx512-vbmi2";
+    subjects[n_subjects].kernel = utf8_fix_avx512_vbmi2;
+    n_subjects++;
+  }else{
+    printf("# avx512-vbmi2: not supported by this CPU, skipped\n");
+  }
+#endif
   subjects[n_subjects].name = "dispatch";
   subjects[n_subjects].kernel = 0;
   n_subjects++;
@@ -241,18 +260,71 @@ static void random_values(long count){
   }
 }
 
+/*
+** Long values of clean stretches and dirty bursts: the AVX-512 VBMI2
+** kernel stays in its windows through a burst and hands back to the
+** validator after a clean stretch, so the bursts are of every density
+** and the stretches both shorter and longer than what it waits for.
+*/
+static void bursts(long count){
+  static unsigned char v[12000];
+  long t;
+  for(t=0; t<count && n_fail<=5; t++){
+    size_t n = 300 + (size_t)(rng()%(sizeof v - 300)), i = 0;
+    int rule = t%5==0 ? UTF8_FIX_BYTE : UTF8_FIX_SUBPART;
+    fill_text(4, v, n);
+    while( i<n ){
+      size_t clean = rng()%3 ? (size_t)(rng()%200) : (size_t)(rng()%1500);
+      size_t burst = 20 + (size_t)(rng()%700), gap = 1 + (size_t)(rng()%120), end;
+      i += clean;
+      for(end=i+burst; i<end && i<n; i += 1 + (size_t)(rng()%gap)){
+        size_t run = rng()%4==0 ? 1 + (size_t)(rng()%4) : 1, q;
+        for(q=0; q<run && i+q<n; q++) v[i+q] = edges[rng()%sizeof edges];
+      }
+    }
+    check("burst", v, n, fffd, 3, rule);
+  }
+}
+
+/*
+** Every pair of bytes, then a continuation byte, a continuation byte or
+** ASCII, at each place of a window, inside text made dirty every few
+** bytes: the VBMI2 kernel reads the pair through its per-lead tables
+** there (a wrong entry for any one lead byte fails here).
+*/
+static void pairs_in_dirt(double scale){
+  static const unsigned char thirds[][2] = { {0x80, 0x80}, {0xBF, 0x41}, {0x41, 0x41} };
+  unsigned char base[400], v[400];
+  size_t a, b, k, i, at;
+  fill_text(4, base, sizeof base);
+  for(i=5; i<sizeof base; i += 17 + (size_t)(rng()%9)) base[i] = edges[rng()%sizeof edges];
+  (void)scale;                 /* cheap enough to run whole at any scale */
+  for(a=0; a<256; a++) for(b=0; b<256; b++) for(k=0; k<3; k++){
+    at = 180 + (a*7 + b*3 + k)%64;          /* every place in a window */
+    memcpy(v, base, sizeof v);
+    v[at+k] = (unsigned char)a;
+    v[at+k+1] = (unsigned char)b;
+    v[at+k+2] = thirds[k][0];
+    v[at+k+3] = thirds[k][1];
+    check("pair", v, sizeof v, fffd, 3, UTF8_FIX_SUBPART);
+    if( n_fail>5 ) return;
+  }
+}
+
 int main(int argc, char **argv){
   double scale = argc<2 ? 1.0 : strcmp(argv[1], "--quick")==0 ? 0.2 : atof(argv[1]);
   long before;
   if( scale<=0 ) scale = 1.0;
   collect_subjects();
-  in_mem = guarded_new(4096);
-  out_mem = guarded_new(8*4096);
-  want = malloc(8*4096);
+  in_mem = guarded_new(4*4096);
+  out_mem = guarded_new(10*4096);
+  want = malloc(10*4096);
   if( !want ) return 2;
 
   before = n_fail; triples(scale); end_test("triples at window and vector edges", before);
   before = n_fail; random_values((long)(200000*scale)); end_test("random values", before);
+  before = n_fail; bursts((long)(20000*scale)); end_test("dirty bursts in long values", before);
+  before = n_fail; pairs_in_dirt(scale); end_test("every byte pair in dirty text", before);
 
   printf("fix: %ld single checks, %ld failed\n", n_checks, n_fail);
   printf("fix: %d passed, %d failed\n", n_tests_pass, n_tests_fail);

@@ -162,6 +162,18 @@ static void check_fix(const unsigned char *s, size_t n, size_t first_error,
       CHECK_EQ(impls[i]->name, impls[i]->fix(s, n, r, rlen, rule==UTF8_FIX_BYTE, exact), wlen);
       if( memcmp(exact, want, wlen)!=0 ) fail("fix bytes (kernel)", s, n, rule, rlen);
     }
+#if defined(UTF8EXT_HAVE_X86)
+    /* "avx512" runs one of its two kernels here: the other one too */
+    if( rlen>=3 && rule!=UTF8_FIX_RUN && utf8_cpu_has_avx512() ){
+      int per_byte = rule==UTF8_FIX_BYTE;
+      CHECK_EQ("avx512-window", utf8_fix_avx512_window(s, n, r, rlen, per_byte, exact), wlen);
+      if( memcmp(exact, want, wlen)!=0 ) fail("fix bytes (avx512-window)", s, n, rule, rlen);
+      if( utf8_cpu_has_avx512_vbmi2() ){
+        CHECK_EQ("avx512-vbmi2", utf8_fix_avx512_vbmi2(s, n, r, rlen, per_byte, exact), wlen);
+        if( memcmp(exact, want, wlen)!=0 ) fail("fix bytes (avx512-vbmi2)", s, n, rule, rlen);
+      }
+    }
+#endif
     memcpy(got, exact, wlen);
     free(exact);
     CHECK_EQ("fix(X) is well-formed", ref_first_error(got, len), len);
