@@ -363,16 +363,30 @@ static void run(const char *name, void (*gen)(buf*), long iters, int strict,
         const buf *in = twice ? &m2 : &m;
         c.roundtrips++;
         d = unmoji(in, &len, ch);
-        if( d==0 && left_alone(in, len) ){ c.unsure++; continue; }
+        if( d==0 && left_alone(in, len) ){
+          c.unsure++;
+          if( getenv("MOJI_SHOW_UNSURE") ) printf("  unsure %s%s: %.*s\n    in  %.*s\n",
+              utf8_moji_name((utf8_moji_charset)cs), twice ? " twice" : "",
+              (int)t.n, t.z, (int)in->n, in->z);
+          continue;
+        }
         if( same(&t, len) && d==1+twice && explains(&t, ch, d, in)
          && (ch[0]>UTF8_MOJI_LATIN1 || cs>UTF8_MOJI_LATIN1
              || (ch[0]==expect_cs(twice ? &m : &t, (utf8_moji_charset)cs)
                  && (!twice || ch[1]==expect_cs(&t, (utf8_moji_charset)cs)))) ){
           continue;
         }
-        if( twice && d==1 && left_alone(&m, len) ){ c.unsure++; continue; }
+        if( twice && d==1 && left_alone(&m, len) ){
+          c.unsure++;
+          if( getenv("MOJI_SHOW_UNSURE") ) printf("  unsure %s once more: %.*s\n    in  %.*s\n",
+              utf8_moji_name((utf8_moji_charset)cs), (int)t.n, t.z, (int)m.n, m.z);
+          continue;
+        }
         if( part_ok && consistent(&t, (utf8_moji_charset)cs, 1+twice, len) ){
           c.partial[cs]++;
+          if( getenv("MOJI_SHOW_PARTIAL") ) printf("  partial %s%s: %.*s\n    in  %.*s\n    got %.*s\n",
+              utf8_moji_name((utf8_moji_charset)cs), twice ? " twice" : "",
+              (int)t.n, t.z, (int)in->n, in->z, (int)len, outbuf);
           continue;
         }
         if( !strict && d>0 && ch[0]!=(utf8_moji_charset)cs
