@@ -391,6 +391,7 @@ typedef struct cand {
   int c1;                   /* it has a C1 control that only latin1 has */
   int nchars;               /* its characters, 2 to 4 */
   int level;     /* 2: enough alone; 1: two in a run; 0: only with others */
+  int resc;      /* rule 9: fixed alone once the value is known misread */
 } cand;
 
 /* Start or end of text, or ASCII that is not a letter or digit. */
@@ -435,6 +436,7 @@ static int upper_ext(uint32_t c){
 
 static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark);
 static int wild_lead(utf8_moji_charset cs, int b0);
+static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t j);
 
 /*
 ** Rule 9's levels. The lead bytes C2 C3 C4 C5 E2 F0 are the tell-tales:
@@ -453,7 +455,7 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
           || (mac && (need==2 || b0==0xC6));
   /* "Ë‡", "Œ©": ˇ and Ω, continuation bytes of a deeper misreading */
   if( !tell && pending>0 ) return 0;
-  if( !tell && mac && (b0==0xCE || b0==0xCF) ) return plausible(d) ? -3 : -4;
+  if( !tell && (b0==0xCE || b0==0xCF) ) return plausible(d) ? -3 : -4;
   if( !tell ) return plausible(d) && wild_lead(x->cs, b0) ? -1 : -4;
   if( need==3 ) return 2;
   if( need==2 ){
@@ -477,6 +479,32 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   /* "√π" is math after a space or a sign, ù after a letter ("o√π") */
   if( mac && b0==0xC3 && second==0x3C0 && !is_ascii_alpha(prev) && !latin_letter(prev) ) return 1;
   return 2;                              /* √©, Ă©, ĹĽ, ƒç, ≈°, ¬† */
+}
+
+/*
+** Rule 9's rescue: which weak (1) or doubtful (0) candidates c, made of
+** bytes with lead b0 and ending at s[j], are fixed once the value is
+** known misread as the same charset, when no real text looks the same:
+**   MacRoman: a lone CJK character ("Â´é" for 嫎, "Áöô" for 皙): a
+**     capital and two signs or small letters of bytes 80-BF is no word;
+**     not "√π" (math);
+**   cp1250: a capital, Ă Ä Ĺ, a capital ("MENĂś", "ÚCÄŚ", "ZĹĄ"), but
+**     not before Ş ("PĂŞUNE" is Romanian); Ä then › at the start of a
+**     word that goes on ("Ä›mř" for ěmř; «Ä» and ‹Ä› stay); a word
+**     of capitals ending in Â then » « or NBSP ("KLDOVÂ»": no word ends
+**     in Â) or in Ĺ then NBSP ("MÁŠĹ" + NBSP for MÁŠ); not Ă and Ä
+**     there ("CASĂ»" is Romanian, "KYLÄ»" Finnish).
+*/
+static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t j){
+  uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
+  if( c->level!=0 && c->level!=1 ) return 0;
+  if( x->cs==UTF8_MOJI_MACROMAN ) return c->nchars==3 && c->second!=0x3C0;
+  if( c->nchars!=2 ) return 0;
+  if( c->level==1 && is_closing(c->last) ){
+    return b0==0xC4 && c->last==0x203A && (is_ascii_alpha(next) || latin_letter(next));
+  }
+  if( c->level==1 ) return c->second!=0x15E;
+  return b0==0xC2 || (b0==0xC5 && c->last==0xA0);
 }
 
 /*
@@ -546,6 +574,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   c->second = second;
   if( strict_cs(x->cs) ){
     c->level = strict_level(x, b0, need, v.codepoint, pending, prev, second, last, j);
+    c->resc = strict_rescue(x, c, b0, j);
     return c->level>=-3;
   }
   if( need==3 ){
@@ -602,7 +631,7 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
 
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
-  size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
+  size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, resc = 0, end = b;
   size_t left0 = x->leftover;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
@@ -617,6 +646,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level==1 ) weak++;
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
+      if( strict_cs(x->cs) && c.resc ) resc++;
       prev = c.last;
       i = c.end;
     }else{
@@ -645,6 +675,12 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     int whole = x->leftover==left0;
     if( wild ) fix = whole && ncand>=(greek ? 3 : 2) ? 3 : 0;
     if( fix ) x->confident++;
+    /* Greek of two letters ("Î¶ÎĽ", "Œ∂Œº" for ζμ) once the value is known
+    ** misread: no real text has two such pairs in a row, but a word of
+    ** one ("ĎŠ", "Œ±") is real */
+    if( !fix && x->rescue && greek && whole && ncand>=2 ) fix = 3;
+    /* the candidates strict_rescue() lets through, once it is known */
+    if( !fix && x->rescue && !wild && resc ) fix = 2;
     /* a word of one letter ("–∏" for и) once the value is known misread */
     if( !fix && x->rescue && wild==1 && !greek && whole && ncand==1
      && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
@@ -678,7 +714,8 @@ decided:
       i = b;
       break;
     }
-    if( fix && candidate(x, i, b, prev, pending, &c) && (fix==3 || c.level>=1) ){
+    if( fix && candidate(x, i, b, prev, pending, &c)
+     && (fix==3 || (fix==1 && c.level>=1) || (fix==2 && c.resc)) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
       prev = c.last;
@@ -743,6 +780,8 @@ static const lead_char w1250_leads[] = {
   {2,{0xC3,0x82}}, {2,{0xC3,0x84}}, {2,{0xC3,0xA2}}, {2,{0xC4,0x82}},
   {2,{0xC4,0x90}}, {2,{0xC4,0x91}}, {2,{0xC4,0xB9}}, {2,{0xC5,0x83}},
   {2,{0xC3,0x97}},
+  /* Î Ď: Greek's leads (rule 9: three in a run, or two beside a fix) */
+  {2,{0xC3,0x8E}}, {2,{0xC4,0x8E}},
   /* ă ä ĺ ć ç č é ę ë ě í î ď: leads of 3-byte characters */
   {2,{0xC4,0x83}}, {2,{0xC3,0xA4}}, {2,{0xC4,0xBA}}, {2,{0xC4,0x87}},
   {2,{0xC3,0xA7}}, {2,{0xC4,0x8D}}, {2,{0xC3,0xA9}}, {2,{0xC4,0x99}},
