@@ -489,7 +489,8 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
 **     capital and two signs or small letters of bytes 80-BF is no word;
 **     not "√π" (math);
 **   cp1250: a capital, Ă Ä Ĺ, a capital ("MENĂś", "ÚCÄŚ", "ZĹĄ"), but
-**     not before Ş ("PĂŞUNE" is Romanian); Ä then › at the start of a
+**     not Ş before a capital or the end ("PĂŞUNE" is Romanian, "NĂŞpë"
+**     for Nêpë is not); Ä then › at the start of a
 **     word that goes on ("Ä›mř" for ěmř; «Ä» and ‹Ä› stay); a word
 **     of capitals ending in Â then » « or NBSP ("KLDOVÂ»": no word ends
 **     in Â) or in Ĺ then NBSP ("MÁŠĹ" + NBSP for MÁŠ); not Ă and Ä
@@ -498,12 +499,14 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
 static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t j){
   uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
   if( c->level!=0 && c->level!=1 ) return 0;
-  if( x->cs==UTF8_MOJI_MACROMAN ) return c->nchars==3 && c->second!=0x3C0;
+  if( x->cs==UTF8_MOJI_MACROMAN ) return c->nchars==3;
   if( c->nchars!=2 ) return 0;
   if( c->level==1 && is_closing(c->last) ){
     return b0==0xC4 && c->last==0x203A && (is_ascii_alpha(next) || latin_letter(next));
   }
-  if( c->level==1 ) return c->second!=0x15E;
+  /* Romanian writes "PĂŞUNE" or "Păşune", never "PĂŞune" */
+  if( c->level==1 ) return c->second!=0x15E || (next>='a' && next<='z')
+                          || (latin_letter(next) && !upper_ext(next));
   return b0==0xC2 || (b0==0xC5 && c->last==0xA0);
 }
 
@@ -632,6 +635,7 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, resc = 0, end = b;
+  size_t punct = 0;
   size_t left0 = x->leftover;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
@@ -647,6 +651,9 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
       if( strict_cs(x->cs) && c.resc ) resc++;
+      /* cp1251's "вЂ" and "в‚" (E2 80, E2 82): general punctuation and
+      ** currency; no text puts Ђ after a small letter, nor ‚ after в */
+      if( c.nchars==3 && ((c.d>=0x2000 && c.d<=0x203F) || (c.d>=0x20A0 && c.d<=0x20BF)) ) punct++;
       prev = c.last;
       i = c.end;
     }else{
@@ -660,8 +667,9 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   /* fix 3: every candidate of the run; 1: the weak ones (rescue) */
   fix = strong>0 || weak>=2 ? 3 : 0;
   if( x->cs==UTF8_MOJI_CP1251 ){
-    /* rule 8: every character of the run in a candidate, two at least */
-    fix = ncand>=2 && x->leftover==left0 ? 3 : 0;
+    /* rule 8: every character of the run in a candidate, two at least
+    ** or one that is punctuation ("вЂ”" for —) */
+    fix = (ncand>=2 || punct>0) && x->leftover==left0 ? 3 : 0;
     if( fix ) x->confident++;
     if( !fix && x->rescue && ncand>=1 && x->leftover==left0 ) fix = 3;
     x->leftover = left0;
@@ -929,6 +937,15 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     x.cs = order[k];
     do_pass(&x);                        /* count only */
     pot[k] = x.potential;
+    if( strict_cs(x.cs) && x.confident>0 ){
+      /* rule 9's rescue is part of what a strict reading explains (the
+      ** writing pass does it): count again with it */
+      x.rescue = x.leftover==0 ? 2 : 1;
+      x.leftover = x.confident = x.fixes = x.explained = x.potential = 0;
+      x.latin1 = 0;
+      do_pass(&x);
+      x.rescue = 0;
+    }
     if( x.fixes==0 || (found && x.explained<=best->explained) ) continue;
     *best = x;
     found = 1;
