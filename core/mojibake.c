@@ -492,9 +492,10 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
 **     not Ş before a capital or the end ("PĂŞUNE" is Romanian, "NĂŞpë"
 **     for Nêpë is not); Ä then › at the start of a
 **     word that goes on ("Ä›mř" for ěmř; «Ä» and ‹Ä› stay); a word
-**     of capitals ending in Â then » « or NBSP ("KLDOVÂ»": no word ends
-**     in Â) or in Ĺ then NBSP ("MÁŠĹ" + NBSP for MÁŠ); not Ă and Ä
-**     there ("CASĂ»" is Romanian, "KYLÄ»" Finnish).
+**     of capitals ending in Â or Ĺ then a closing mark or NBSP
+**     ("KLDOVÂ»", "KOĹ" + NBSP for KOŠ, "HĹ™" for Hř: no word ends in Â,
+**     nor in Slovak's Ĺ); not Ă and Ä there ("CASĂ»" is Romanian,
+**     "KYLÄ»" Finnish).
 */
 static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t j){
   uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
@@ -507,7 +508,7 @@ static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t
   /* Romanian writes "PĂŞUNE" or "Păşune", never "PĂŞune" */
   if( c->level==1 ) return c->second!=0x15E || (next>='a' && next<='z')
                           || (latin_letter(next) && !upper_ext(next));
-  return b0==0xC2 || (b0==0xC5 && c->last==0xA0);
+  return b0==0xC2 || b0==0xC5;
 }
 
 /*
