@@ -63,7 +63,9 @@
 **    characters this misreading produces, so the rule is stricter and
 **    has no levels: a run (of characters with a cp1251 byte) is fixed
 **    only when every one of its characters is inside a candidate and it
-**    has two candidates at least ("РџСЂРёРІРµС‚"); once one run is, runs
+**    has two candidates at least ("РџСЂРёРІРµС‚"), or one that is general
+**    punctuation or currency read from "вЂ" or "в‚" ("вЂ”" for —: no text
+**    puts Ђ after a small letter, nor ‚ after в); once one run is, runs
 **    of one candidate wholly consumed are fixed too ("РІ" for "в").
 ** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
 **    Hungarian and Romanian text is made of cp1250's characters, and
@@ -78,16 +80,25 @@
 **    candidate not led by ‚ is weak (CJK needs two). Other leads make
 **    candidates only in a run made wholly of candidates, two at least:
 **    Cyrillic (MacRoman – —, cp1250 Đ Ń), Hebrew (◊, ×), CJK; Greek
-**    (MacRoman Œ œ) three at least; none for cp1250's Greek and Arabic
-**    leads Î Ď Ř Ů, Czech capitals ("ĎŠ", "ŘŠ"). No rescue across runs
-**    (rule 5's second half): "√π" and "A–Ü" stay beside a misread
-**    "Caf√©"; only a one-letter word of such a run ("–∏" for и) is fixed
-**    once the value is known misread.
+**    (MacRoman Œ œ, cp1250 Î Ď) three at least; none for cp1250's Arabic
+**    leads Ř Ů, Czech capitals ("ŘŠ", "ŮŽ").
+**    Once a run is fixed so (the value is known misread as this charset),
+**    the rescue: other runs are undone where no real text looks the same
+**    (strict_rescue() has the list): Greek runs of two candidates or
+**    more ("Ď„Îą", "œÑŒπ" for τι; "ĎŠ" and "Œ±" are one); a one-letter
+**    Cyrillic word ("–∏" for и); a lone CJK character under MacRoman
+**    ("‰∏≠" for 中; not under cp1250, where "íšť" of "píšťala" is one);
+**    under cp1250 a capital, Ă Ä Ĺ, a capital ("CRĂŠPE"), but not Ş
+**    before a capital or the end ("PĂŞUNE"), Ä› starting a word that goes
+**    on, and a word of capitals ending in Â or Ĺ before a closing mark
+**    or NBSP ("KONECÂ»", "JEĹ»"), never Ă or Ä there ("CASĂ»", "KYLÄ»").
+**    "√π" and "A–Ü" stay beside a misread "Caf√©".
 ** 10. Which reading: each charset whose filter lets the value through is
 **    counted; the one whose fixes take in the most characters wins, the
 **    first of cp1252, cp1250, MacRoman, cp1251 on a tie (where two read
 **    a run, their bytes are the same); cp1251 only when cp1252 fixes
-**    nothing. When another reading has candidates, sure or not, taking in
+**    nothing; a confident cp1250 or MacRoman reading is counted with its
+**    rescue. When another reading has candidates, sure or not, taking in
 **    more characters than the winner fixes, nothing is done: "Â§è" is §
 **    to cp1252 but one character 夏 to MacRoman.
 */
@@ -455,6 +466,7 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
           || (mac && (need==2 || b0==0xC6));
   /* "Ë‡", "Œ©": ˇ and Ω, continuation bytes of a deeper misreading */
   if( !tell && pending>0 ) return 0;
+  /* Greek (MacRoman Œ œ, cp1250 Î Ď): -3, three in a run (rule 9) */
   if( !tell && (b0==0xCE || b0==0xCF) ) return plausible(d) ? -3 : -4;
   if( !tell ) return plausible(d) && wild_lead(x->cs, b0) ? -1 : -4;
   if( need==3 ) return 2;
@@ -515,9 +527,10 @@ static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t
 ** Rule 9: the other leads that may start a candidate, only in a run made
 ** wholly of candidates, two at least: the leads of Cyrillic (MacRoman –
 ** —, cp1250 Đ Ń), Hebrew (◊, ×) and of three-byte characters (CJK:
-** cp1250's ă ä ĺ ć ç č é ę ë ě í î ď). Greek's, MacRoman's Œ œ, need
-** three ("œùœà" could be a made-up French word); not cp1250's Î Ď
-** ("ĎŠ" is Czech), nor its Ř Ů (Arabic): "ŘŠ", "ŮŽ" are Czech capitals.
+** cp1250's ă ä ĺ ć ç č é ę ë ě í î ď). Greek's, MacRoman's Œ œ and
+** cp1250's Î Ď (strict_level()), need three ("œùœà" could be a made-up
+** French word, "ĎŠ" is Czech); not cp1250's Ř Ů (Arabic): "ŘŠ", "ŮŽ"
+** are Czech capitals.
 */
 static int wild_lead(utf8_moji_charset cs, int b0){
   (void)cs;
@@ -679,8 +692,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   }
   if( strict_cs(x->cs) ){
     /* rule 9: the tell-tales as rule 5 has it, the others only in a run
-    ** made wholly of candidates; each run on its own evidence (no rescue:
-    ** "√π" and "A–Ü" stay beside a misread "Caf√©") */
+    ** made wholly of candidates; then the rescue, narrower than rule 5's
+    ** ("√π" and "A–Ü" stay beside a misread "Caf√©") */
     int whole = x->leftover==left0;
     if( wild ) fix = whole && ncand>=(greek ? 3 : 2) ? 3 : 0;
     if( fix ) x->confident++;
