@@ -500,11 +500,11 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
 **   MacRoman: a lone CJK character ("Â´é" for 嫎, "Áöô" for 皙): a
 **     capital and two signs or small letters of bytes 80-BF is no word;
 **     not "√π" (math);
-**   cp1250: a capital, Ă Ä Ĺ, a capital ("MENĂś", "ÚCÄŚ", "ZĹĄ"), but
+**   cp1250: a capital, Ă Ä Ĺ, a capital ("CRĂŠPE", "ÚCÄŚ", "ZĹĄ"), but
 **     not Ş before a capital or the end ("PĂŞUNE" is Romanian, "NĂŞpë"
-**     for Nêpë is not); Ä then › at the start of a
-**     word that goes on ("Ä›mř" for ěmř; «Ä» and ‹Ä› stay); a word
-**     of capitals ending in Â or Ĺ then a closing mark or NBSP
+**     for Nêpë is not); Ä then › at the start of a word that goes on
+**     ("Ä›mř" for ěmř; «Ä» and ‹Ä› stay); a word of capitals ending
+**     in Â or Ĺ then a closing mark or NBSP
 **     ("KLDOVÂ»", "KOĹ" + NBSP for KOŠ, "HĹ™" for Hř: no word ends in Â,
 **     nor in Slovak's Ĺ); not Ă and Ä there ("CASĂ»" is Romanian,
 **     "KYLÄ»" Finnish).
@@ -589,6 +589,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   c->c1 = c1 && x->cs==UTF8_MOJI_CP1252;
   c->nchars = need+1;
   c->second = second;
+  c->resc = 0;
   if( strict_cs(x->cs) ){
     c->level = strict_level(x, b0, need, v.codepoint, pending, prev, second, last, j);
     c->resc = strict_rescue(x, c, b0, j);
@@ -664,10 +665,11 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level==1 ) weak++;
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
-      if( strict_cs(x->cs) && c.resc ) resc++;
+      if( c.resc ) resc++;
       /* cp1251's "вЂ" and "в‚" (E2 80, E2 82): general punctuation and
       ** currency; no text puts Ђ after a small letter, nor ‚ after в */
-      if( c.nchars==3 && ((c.d>=0x2000 && c.d<=0x203F) || (c.d>=0x20A0 && c.d<=0x20BF)) ) punct++;
+      if( x->cs==UTF8_MOJI_CP1251 && c.nchars==3
+       && ((c.d>=0x2000 && c.d<=0x203F) || (c.d>=0x20A0 && c.d<=0x20BF)) ) punct++;
       prev = c.last;
       i = c.end;
     }else{
