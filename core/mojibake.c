@@ -63,7 +63,9 @@
 **    characters this misreading produces, so the rule is stricter and
 **    has no levels: a run (of characters with a cp1251 byte) is fixed
 **    only when every one of its characters is inside a candidate and it
-**    has two candidates at least ("РџСЂРёРІРµС‚"); once one run is, runs
+**    has two candidates at least ("РџСЂРёРІРµС‚"), or one that is general
+**    punctuation or currency read from "вЂ" or "в‚" ("вЂ”" for —: no text
+**    puts Ђ after a small letter, nor ‚ after в); once one run is, runs
 **    of one candidate wholly consumed are fixed too ("РІ" for "в").
 ** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
 **    Hungarian and Romanian text is made of cp1250's characters, and
@@ -78,16 +80,25 @@
 **    candidate not led by ‚ is weak (CJK needs two). Other leads make
 **    candidates only in a run made wholly of candidates, two at least:
 **    Cyrillic (MacRoman – —, cp1250 Đ Ń), Hebrew (◊, ×), CJK; Greek
-**    (MacRoman Œ œ) three at least; none for cp1250's Greek and Arabic
-**    leads Î Ď Ř Ů, Czech capitals ("ĎŠ", "ŘŠ"). No rescue across runs
-**    (rule 5's second half): "√π" and "A–Ü" stay beside a misread
-**    "Caf√©"; only a one-letter word of such a run ("–∏" for и) is fixed
-**    once the value is known misread.
+**    (MacRoman Œ œ, cp1250 Î Ď) three at least; none for cp1250's Arabic
+**    leads Ř Ů, Czech capitals ("ŘŠ", "ŮŽ").
+**    Once a run is fixed so (the value is known misread as this charset),
+**    the rescue: other runs are undone where no real text looks the same
+**    (strict_rescue() has the list): Greek runs of two candidates or
+**    more ("Ď„Îą", "œÑŒπ" for τι; "ĎŠ" and "Œ±" are one); a one-letter
+**    Cyrillic word ("–∏" for и); a lone CJK character under MacRoman
+**    ("‰∏≠" for 中; not under cp1250, where "íšť" of "píšťala" is one);
+**    under cp1250 a capital, Ă Ä Ĺ, a capital ("CRĂŠPE"), but not Ş
+**    before a capital or the end ("PĂŞUNE"), Ä› starting a word that goes
+**    on, and a word of capitals ending in Â or Ĺ before a closing mark
+**    or NBSP ("KONECÂ»", "JEĹ»"), never Ă or Ä there ("CASĂ»", "KYLÄ»").
+**    "√π" and "A–Ü" stay beside a misread "Caf√©".
 ** 10. Which reading: each charset whose filter lets the value through is
 **    counted; the one whose fixes take in the most characters wins, the
 **    first of cp1252, cp1250, MacRoman, cp1251 on a tie (where two read
 **    a run, their bytes are the same); cp1251 only when cp1252 fixes
-**    nothing. When another reading has candidates, sure or not, taking in
+**    nothing; a confident cp1250 or MacRoman reading is counted with its
+**    rescue. When another reading has candidates, sure or not, taking in
 **    more characters than the winner fixes, nothing is done: "Â§è" is §
 **    to cp1252 but one character 夏 to MacRoman.
 */
@@ -391,6 +402,7 @@ typedef struct cand {
   int c1;                   /* it has a C1 control that only latin1 has */
   int nchars;               /* its characters, 2 to 4 */
   int level;     /* 2: enough alone; 1: two in a run; 0: only with others */
+  int resc;      /* rule 9: fixed alone once the value is known misread */
 } cand;
 
 /* Start or end of text, or ASCII that is not a letter or digit. */
@@ -435,6 +447,7 @@ static int upper_ext(uint32_t c){
 
 static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark);
 static int wild_lead(utf8_moji_charset cs, int b0);
+static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t j);
 
 /*
 ** Rule 9's levels. The lead bytes C2 C3 C4 C5 E2 F0 are the tell-tales:
@@ -453,7 +466,8 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
           || (mac && (need==2 || b0==0xC6));
   /* "Ë‡", "Œ©": ˇ and Ω, continuation bytes of a deeper misreading */
   if( !tell && pending>0 ) return 0;
-  if( !tell && mac && (b0==0xCE || b0==0xCF) ) return plausible(d) ? -3 : -4;
+  /* Greek (MacRoman Œ œ, cp1250 Î Ď): -3, three in a run (rule 9) */
+  if( !tell && (b0==0xCE || b0==0xCF) ) return plausible(d) ? -3 : -4;
   if( !tell ) return plausible(d) && wild_lead(x->cs, b0) ? -1 : -4;
   if( need==3 ) return 2;
   if( need==2 ){
@@ -480,12 +494,43 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
 }
 
 /*
+** Rule 9's rescue: which weak (1) or doubtful (0) candidates c, made of
+** bytes with lead b0 and ending at s[j], are fixed once the value is
+** known misread as the same charset, when no real text looks the same:
+**   MacRoman: a lone CJK character ("Â´é" for 嫎, "Áöô" for 皙): a
+**     capital and two signs or small letters of bytes 80-BF is no word;
+**     not "√π" (math);
+**   cp1250: a capital, Ă Ä Ĺ, a capital ("CRĂŠPE", "ÚCÄŚ", "ZĹĄ"), but
+**     not Ş before a capital or the end ("PĂŞUNE" is Romanian, "NĂŞpë"
+**     for Nêpë is not); Ä then › at the start of a word that goes on
+**     ("Ä›mř" for ěmř; «Ä» and ‹Ä› stay); a word of capitals ending
+**     in Â or Ĺ then a closing mark or NBSP
+**     ("KLDOVÂ»", "KOĹ" + NBSP for KOŠ, "HĹ™" for Hř: no word ends in Â,
+**     nor in Slovak's Ĺ); not Ă and Ä there ("CASĂ»" is Romanian,
+**     "KYLÄ»" Finnish).
+*/
+static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t j){
+  uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
+  if( c->level!=0 && c->level!=1 ) return 0;
+  if( x->cs==UTF8_MOJI_MACROMAN ) return c->nchars==3;
+  if( c->nchars!=2 ) return 0;
+  if( c->level==1 && is_closing(c->last) ){
+    return b0==0xC4 && c->last==0x203A && (is_ascii_alpha(next) || latin_letter(next));
+  }
+  /* Romanian writes "PĂŞUNE" or "Păşune", never "PĂŞune" */
+  if( c->level==1 ) return c->second!=0x15E || (next>='a' && next<='z')
+                          || (latin_letter(next) && !upper_ext(next));
+  return b0==0xC2 || b0==0xC5;
+}
+
+/*
 ** Rule 9: the other leads that may start a candidate, only in a run made
 ** wholly of candidates, two at least: the leads of Cyrillic (MacRoman –
 ** —, cp1250 Đ Ń), Hebrew (◊, ×) and of three-byte characters (CJK:
-** cp1250's ă ä ĺ ć ç č é ę ë ě í î ď). Greek's, MacRoman's Œ œ, need
-** three ("œùœà" could be a made-up French word); not cp1250's Î Ď
-** ("ĎŠ" is Czech), nor its Ř Ů (Arabic): "ŘŠ", "ŮŽ" are Czech capitals.
+** cp1250's ă ä ĺ ć ç č é ę ë ě í î ď). Greek's, MacRoman's Œ œ and
+** cp1250's Î Ď (strict_level()), need three ("œùœà" could be a made-up
+** French word, "ĎŠ" is Czech); not cp1250's Ř Ů (Arabic): "ŘŠ", "ŮŽ"
+** are Czech capitals.
 */
 static int wild_lead(utf8_moji_charset cs, int b0){
   (void)cs;
@@ -544,8 +589,10 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   c->c1 = c1 && x->cs==UTF8_MOJI_CP1252;
   c->nchars = need+1;
   c->second = second;
+  c->resc = 0;
   if( strict_cs(x->cs) ){
     c->level = strict_level(x, b0, need, v.codepoint, pending, prev, second, last, j);
+    c->resc = strict_rescue(x, c, b0, j);
     return c->level>=-3;
   }
   if( need==3 ){
@@ -602,7 +649,8 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
 
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
-  size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
+  size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, resc = 0, end = b;
+  size_t punct = 0;
   size_t left0 = x->leftover;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
@@ -617,6 +665,11 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level==1 ) weak++;
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
+      if( c.resc ) resc++;
+      /* cp1251's "вЂ" and "в‚" (E2 80, E2 82): general punctuation and
+      ** currency; no text puts Ђ after a small letter, nor ‚ after в */
+      if( x->cs==UTF8_MOJI_CP1251 && c.nchars==3
+       && ((c.d>=0x2000 && c.d<=0x203F) || (c.d>=0x20A0 && c.d<=0x20BF)) ) punct++;
       prev = c.last;
       i = c.end;
     }else{
@@ -630,8 +683,9 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   /* fix 3: every candidate of the run; 1: the weak ones (rescue) */
   fix = strong>0 || weak>=2 ? 3 : 0;
   if( x->cs==UTF8_MOJI_CP1251 ){
-    /* rule 8: every character of the run in a candidate, two at least */
-    fix = ncand>=2 && x->leftover==left0 ? 3 : 0;
+    /* rule 8: every character of the run in a candidate, two at least
+    ** or one that is punctuation ("вЂ”" for —) */
+    fix = (ncand>=2 || punct>0) && x->leftover==left0 ? 3 : 0;
     if( fix ) x->confident++;
     if( !fix && x->rescue && ncand>=1 && x->leftover==left0 ) fix = 3;
     x->leftover = left0;
@@ -640,11 +694,17 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   }
   if( strict_cs(x->cs) ){
     /* rule 9: the tell-tales as rule 5 has it, the others only in a run
-    ** made wholly of candidates; each run on its own evidence (no rescue:
-    ** "√π" and "A–Ü" stay beside a misread "Caf√©") */
+    ** made wholly of candidates; then the rescue, narrower than rule 5's
+    ** ("√π" and "A–Ü" stay beside a misread "Caf√©") */
     int whole = x->leftover==left0;
     if( wild ) fix = whole && ncand>=(greek ? 3 : 2) ? 3 : 0;
     if( fix ) x->confident++;
+    /* Greek of two letters ("Î¶ÎĽ", "Œ∂Œº" for ζμ) once the value is known
+    ** misread: no real text has two such pairs in a row, but a word of
+    ** one ("ĎŠ", "Œ±") is real */
+    if( !fix && x->rescue && greek && whole && ncand>=2 ) fix = 3;
+    /* the candidates strict_rescue() lets through, once it is known */
+    if( !fix && x->rescue && !wild && resc ) fix = 2;
     /* a word of one letter ("–∏" for и) once the value is known misread */
     if( !fix && x->rescue && wild==1 && !greek && whole && ncand==1
      && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
@@ -678,7 +738,8 @@ decided:
       i = b;
       break;
     }
-    if( fix && candidate(x, i, b, prev, pending, &c) && (fix==3 || c.level>=1) ){
+    if( fix && candidate(x, i, b, prev, pending, &c)
+     && (fix==3 || (fix==1 && c.level>=1) || (fix==2 && c.resc)) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
       prev = c.last;
@@ -743,6 +804,8 @@ static const lead_char w1250_leads[] = {
   {2,{0xC3,0x82}}, {2,{0xC3,0x84}}, {2,{0xC3,0xA2}}, {2,{0xC4,0x82}},
   {2,{0xC4,0x90}}, {2,{0xC4,0x91}}, {2,{0xC4,0xB9}}, {2,{0xC5,0x83}},
   {2,{0xC3,0x97}},
+  /* Î Ď: Greek's leads (rule 9: three in a run, or two beside a fix) */
+  {2,{0xC3,0x8E}}, {2,{0xC4,0x8E}},
   /* ă ä ĺ ć ç č é ę ë ě í î ď: leads of 3-byte characters */
   {2,{0xC4,0x83}}, {2,{0xC3,0xA4}}, {2,{0xC4,0xBA}}, {2,{0xC4,0x87}},
   {2,{0xC3,0xA7}}, {2,{0xC4,0x8D}}, {2,{0xC3,0xA9}}, {2,{0xC4,0x99}},
@@ -890,6 +953,15 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     x.cs = order[k];
     do_pass(&x);                        /* count only */
     pot[k] = x.potential;
+    if( strict_cs(x.cs) && x.confident>0 ){
+      /* rule 9's rescue is part of what a strict reading explains (the
+      ** writing pass does it): count again with it */
+      x.rescue = x.leftover==0 ? 2 : 1;
+      x.leftover = x.confident = x.fixes = x.explained = x.potential = 0;
+      x.latin1 = 0;
+      do_pass(&x);
+      x.rescue = 0;
+    }
     if( x.fixes==0 || (found && x.explained<=best->explained) ) continue;
     *best = x;
     found = 1;
