@@ -43,9 +43,11 @@
 **        such a mark (Ð», Î±, but also "Ó’"); 2 whose second is Š š Œ œ
 **        Ž ž Ÿ after a capital other than Ó Ô Ú Ý.
 **      0 (doubtful): an NBSP inside 3 characters (é + NBSP + «); a
-**        capital (not Â) then a closing mark ’ ” » › … – — ™ or NBSP,
-**        after a capital, at the end of a word ("IRMÃ»", "VIÐ»"); Ó Ô Ú Ý
-**        then Š Ž š ž ("ÚŽASNÝ", "Úžasný").
+**        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
+**        closing “ ‘ of German and Czech quotes, after a capital, at the
+**        end of a word ("IRMÃ»", "VIÐ»", Turkish "HÂLÂ»", „JÄÄ“), but
+**        not "Â»" in a value with a misread opening "Â«" or "Â‹"; Ó Ô Ú
+**        Ý then Š Ž š ž ("ÚŽASNÝ", "Úžasný").
 ** 5. A run with a level-2 candidate or two level-1 ones is fixed whole.
 **    Once one run is fixed so, the value is known to be misread: level-1
 **    candidates of other runs are fixed too, and when every non-ASCII
@@ -63,10 +65,10 @@
 **    characters this misreading produces, so the rule is stricter and
 **    has no levels: a run (of characters with a cp1251 byte) is fixed
 **    only when every one of its characters is inside a candidate and it
-**    has two candidates at least ("РџСЂРёРІРµС‚"), or one that is general
-**    punctuation or currency read from "вЂ" or "в‚" ("вЂ”" for —: no text
-**    puts Ђ after a small letter, nor ‚ after в); once one run is, runs
-**    of one candidate wholly consumed are fixed too ("РІ" for "в").
+**    has two candidates at least ("РџСЂРёРІРµС‚"); once one run is, runs
+**    of one candidate wholly consumed are fixed too when it gives a
+**    letter of Russian's block or a sign ("РІ" for "в", "вЂ”" for —), not
+**    another letter: real "Её" would give Ÿ, "Ті" ҳ.
 ** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
 **    Hungarian and Romanian text is made of cp1250's characters, and
 **    MacRoman's are the accented letters and dashes and quotes of every
@@ -83,16 +85,13 @@
 **    (MacRoman Œ œ, cp1250 Î Ď) three at least; none for cp1250's Arabic
 **    leads Ř Ů, Czech capitals ("ŘŠ", "ŮŽ").
 **    Once a run is fixed so (the value is known misread as this charset),
-**    the rescue: other runs are undone where no real text looks the same
-**    (strict_rescue() has the list): Greek runs of two candidates or
-**    more ("Ď„Îą", "œÑŒπ" for τι; "ĎŠ" and "Œ±" are one); a one-letter
-**    Cyrillic word ("–∏" for и); a lone CJK character under MacRoman
-**    ("‰∏≠" for 中; not under cp1250, where "íšť" of "píšťala" is one);
-**    under cp1250 a capital, Ă Ä Ĺ, a capital ("CRĂŠPE"), but not Ş
-**    before a capital or the end ("PĂŞUNE"), Ä› starting a word that goes
-**    on, and a word of capitals ending in Â or Ĺ before a closing mark
-**    or NBSP ("KONECÂ»", "JEĹ»"), never Ă or Ä there ("CASĂ»", "KYLÄ»").
-**    "√π" and "A–Ü" stay beside a misread "Caf√©".
+**    the rescue is narrow: Greek runs of two candidates or more ("Ď„Îą",
+**    "œÑŒπ" for τι; "ĎŠ" and "Œ±" are one, and real), and a one-letter
+**    Cyrillic word ("–∏" for и) once a Cyrillic run of the value was
+**    fixed. Nothing else: weak candidates are what real text is made of
+**    here (Slovak "PÄŤ", "DĹŽKA"; "–π" in mathematics; Estonian „Öösel“
+**    would give ㅚ; Turkish "HÂLÂ»"), so "√π", "A–Ü", "PÄŤ" stay beside
+**    a misread "Caf√©" or "pĹ™Ă­liĹˇ".
 ** 10. Which reading: each charset whose filter lets the value through is
 **    counted; the one whose fixes take in the most characters wins, the
 **    first of cp1252, cp1250, MacRoman, cp1251 on a tie (where two read
@@ -387,6 +386,7 @@ struct pass_ctx {
   size_t o;
   uint32_t prev;            /* the source character before the position */
   size_t confident;         /* runs fixed on their own evidence */
+  size_t cyrillic;          /* of those, runs of Cyrillic (rule 9's rescue) */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
   size_t potential;         /* the characters of all candidates, sure or not */
@@ -402,7 +402,6 @@ typedef struct cand {
   int c1;                   /* it has a C1 control that only latin1 has */
   int nchars;               /* its characters, 2 to 4 */
   int level;     /* 2: enough alone; 1: two in a run; 0: only with others */
-  int resc;      /* rule 9: fixed alone once the value is known misread */
 } cand;
 
 /* Start or end of text, or ASCII that is not a letter or digit. */
@@ -447,7 +446,6 @@ static int upper_ext(uint32_t c){
 
 static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark);
 static int wild_lead(utf8_moji_charset cs, int b0);
-static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t j);
 
 /*
 ** Rule 9's levels. The lead bytes C2 C3 C4 C5 E2 F0 are the tell-tales:
@@ -479,8 +477,9 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     if( mac && b0!=0xE2 ) return 1;
     return second==0xA0 || last==0xA0 ? 0 : s2 && s3 ? 1 : 2;
   }
-  if( (is_closing(last) || last==0xA0 || last==0xAB) && upper_ext(prev) && word_ends(x, j, last) ){
-    return 0;                            /* "SPÄ”", a capital ending a word */
+  if( (is_closing(last) || last==0xA0 || last==0xAB || last==0x201C || last==0x2018)
+   && upper_ext(prev) && word_ends(x, j, last) ){
+    return 0;                            /* "SPÄ”", „JÄÄ“: a capital ending a word */
   }
   if( !mac ){
     /* cp1250's leads Â Ă Ä Ĺ are capitals: "PĂŞUNE" (Romanian), «Ä»
@@ -491,36 +490,6 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   /* "√π" is math after a space or a sign, ù after a letter ("o√π") */
   if( mac && b0==0xC3 && second==0x3C0 && !is_ascii_alpha(prev) && !latin_letter(prev) ) return 1;
   return 2;                              /* √©, Ă©, ĹĽ, ƒç, ≈°, ¬† */
-}
-
-/*
-** Rule 9's rescue: which weak (1) or doubtful (0) candidates c, made of
-** bytes with lead b0 and ending at s[j], are fixed once the value is
-** known misread as the same charset, when no real text looks the same:
-**   MacRoman: a lone CJK character ("Â´é" for 嫎, "Áöô" for 皙): a
-**     capital and two signs or small letters of bytes 80-BF is no word;
-**     not "√π" (math);
-**   cp1250: a capital, Ă Ä Ĺ, a capital ("CRĂŠPE", "ÚCÄŚ", "ZĹĄ"), but
-**     not Ş before a capital or the end ("PĂŞUNE" is Romanian, "NĂŞpë"
-**     for Nêpë is not); Ä then › at the start of a word that goes on
-**     ("Ä›mř" for ěmř; «Ä» and ‹Ä› stay); a word of capitals ending
-**     in Â or Ĺ then a closing mark or NBSP
-**     ("KLDOVÂ»", "KOĹ" + NBSP for KOŠ, "HĹ™" for Hř: no word ends in Â,
-**     nor in Slovak's Ĺ); not Ă and Ä there ("CASĂ»" is Romanian,
-**     "KYLÄ»" Finnish).
-*/
-static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t j){
-  uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
-  if( c->level!=0 && c->level!=1 ) return 0;
-  if( x->cs==UTF8_MOJI_MACROMAN ) return c->nchars==3;
-  if( c->nchars!=2 ) return 0;
-  if( c->level==1 && is_closing(c->last) ){
-    return b0==0xC4 && c->last==0x203A && (is_ascii_alpha(next) || latin_letter(next));
-  }
-  /* Romanian writes "PĂŞUNE" or "Păşune", never "PĂŞune" */
-  if( c->level==1 ) return c->second!=0x15E || (next>='a' && next<='z')
-                          || (latin_letter(next) && !upper_ext(next));
-  return b0==0xC2 || b0==0xC5;
 }
 
 /*
@@ -535,6 +504,18 @@ static int strict_rescue(const struct pass_ctx *x, const cand *c, int b0, size_t
 static int wild_lead(utf8_moji_charset cs, int b0){
   (void)cs;
   return b0==0xD0 || b0==0xD1 || b0==0xD7 || (b0>=0xE3 && b0<=0xEF);
+}
+
+/* Does the value hold a misread opening guillemet, "Â«" or "Â‹"? Then
+** "Â»" after a capital is its closing one, not a word ending in Â. */
+static int opened_misread(const struct pass_ctx *x){
+  size_t i;
+  for(i=0; i+3<x->n; i++){
+    if( x->s[i]!=0xC3 || x->s[i+1]!=0x82 ) continue;
+    if( x->s[i+2]==0xC2 && x->s[i+3]==0xAB ) return 1;
+    if( i+4<x->n && x->s[i+2]==0xE2 && x->s[i+3]==0x80 && x->s[i+4]==0xB9 ) return 1;
+  }
+  return 0;
 }
 
 /* After a closing mark at s[j]: does the word end there (no letter
@@ -589,10 +570,8 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   c->c1 = c1 && x->cs==UTF8_MOJI_CP1252;
   c->nchars = need+1;
   c->second = second;
-  c->resc = 0;
   if( strict_cs(x->cs) ){
     c->level = strict_level(x, b0, need, v.codepoint, pending, prev, second, last, j);
-    c->resc = strict_rescue(x, c, b0, j);
     return c->level>=-3;
   }
   if( need==3 ){
@@ -603,9 +582,13 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     int s2 = after_word(second) || cp1252_letter(second);
     int s3 = after_word(last) || cp1252_letter(last);
     c->level = second==0xA0 || last==0xA0 ? 0 : s2 && s3 ? 1 : 2;
-  }else if( b0!=0xC2 && (is_closing(last) || last==0xA0) && is_upper(prev)
-            && word_ends(x, j, last) ){
-    c->level = 0;                        /* "IRMÃ»", "VIÐ»", "ÑANDÚ»" */
+  }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018)
+            && is_upper(prev) && word_ends(x, j, last)
+            && !(b0==0xC2 && opened_misread(x)) ){
+    /* "IRMÃ»", "VIÐ»", "ÑANDÚ»", Turkish "HÂLÂ»"; and the closing quotes
+    ** of German, Czech and Estonian („JÄÄ“, ‚OÜ‘), which English opens
+    ** with. "Â«BONJOURÂ»" is undone: its opening mark is misread too. */
+    c->level = 0;
   }else if( b0==0xC2 || b0==0xC3 ){
     c->level = 2;                        /* Ã©, Â° */
   }else if( (b0==0xC4 || b0==0xC5) && prev>='a' && prev<='z' ){
@@ -649,8 +632,8 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
 
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
-  size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, resc = 0, end = b;
-  size_t punct = 0;
+  size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
+  size_t cyr = 0, sign = 0;
   size_t left0 = x->leftover;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
@@ -665,11 +648,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level==1 ) weak++;
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
-      if( c.resc ) resc++;
-      /* cp1251's "вЂ" and "в‚" (E2 80, E2 82): general punctuation and
-      ** currency; no text puts Ђ after a small letter, nor ‚ after в */
-      if( x->cs==UTF8_MOJI_CP1251 && c.nchars==3
-       && ((c.d>=0x2000 && c.d<=0x203F) || (c.d>=0x20A0 && c.d<=0x20BF)) ) punct++;
+      if( c.d>=0x400 && c.d<=0x47F ) cyr++;     /* Russian's letters */
+      if( (c.d>=0x2000 && c.d<=0x20CF) || (c.d>=0xA0 && c.d<=0xBF) ) sign++;
       prev = c.last;
       i = c.end;
     }else{
@@ -683,11 +663,14 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   /* fix 3: every candidate of the run; 1: the weak ones (rescue) */
   fix = strong>0 || weak>=2 ? 3 : 0;
   if( x->cs==UTF8_MOJI_CP1251 ){
-    /* rule 8: every character of the run in a candidate, two at least
-    ** or one that is punctuation ("вЂ”" for —) */
-    fix = (ncand>=2 || punct>0) && x->leftover==left0 ? 3 : 0;
+    /* rule 8: every character of the run in a candidate, two at least */
+    fix = ncand>=2 && x->leftover==left0 ? 3 : 0;
     if( fix ) x->confident++;
-    if( !fix && x->rescue && ncand>=1 && x->leftover==left0 ) fix = 3;
+    /* the rescue: a run of one, wholly consumed, that gives a letter of
+    ** Russian's block as the misread runs do ("РІ" for "в"), or a sign
+    ** ("вЂ”" for —); never another letter, which a real word of two
+    ** letters would give: "Её" Ÿ, "Ті" ҳ */
+    if( !fix && x->rescue && ncand==1 && cyr+sign==1 && x->leftover==left0 ) fix = 3;
     x->leftover = left0;
     nbsp = 0;
     goto decided;
@@ -699,15 +682,16 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     int whole = x->leftover==left0;
     if( wild ) fix = whole && ncand>=(greek ? 3 : 2) ? 3 : 0;
     if( fix ) x->confident++;
+    if( fix && cyr ) x->cyrillic++;
     /* Greek of two letters ("Î¶ÎĽ", "Œ∂Œº" for ζμ) once the value is known
     ** misread: no real text has two such pairs in a row, but a word of
     ** one ("ĎŠ", "Œ±") is real */
     if( !fix && x->rescue && greek && whole && ncand>=2 ) fix = 3;
-    /* the candidates strict_rescue() lets through, once it is known */
-    if( !fix && x->rescue && !wild && resc ) fix = 2;
-    /* a word of one letter ("–∏" for и) once the value is known misread */
-    if( !fix && x->rescue && wild==1 && !greek && whole && ncand==1
-     && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
+    /* a word of one letter ("–∏" for и) once a Cyrillic run of the value
+    ** was fixed: not beside a misread "Caf√©" alone, where "–π" and "(–∞,
+    ** 0]" are mathematics (–π would give й, –∞ а) */
+    if( !fix && x->rescue && wild==1 && !greek && whole && ncand==1 && cyr==1
+     && x->cyrillic>0 && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
     if( ncand==0 ) fix = 0;
     nbsp = x->cs==UTF8_MOJI_CP1250 ? nbsp_at_end(x, a, b, before_run) : 0;
     goto decided;
@@ -738,8 +722,7 @@ decided:
       i = b;
       break;
     }
-    if( fix && candidate(x, i, b, prev, pending, &c)
-     && (fix==3 || (fix==1 && c.level>=1) || (fix==2 && c.resc)) ){
+    if( fix && candidate(x, i, b, prev, pending, &c) && (fix==3 || c.level>=1) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
       prev = c.last;
