@@ -48,7 +48,9 @@
 **        end of a word ("IRMÃ»", "VIÐ»", Turkish "HÂLÂ»", „JÄÄ“), but
 **        not "Â»" in a value with a misread opening "Â«" or "Â‹"; Ó Ô Ú
 **        Ý then Š Ž š ž ("ÚŽASNÝ", "Úžasný").
-** 5. A run with a level-2 candidate or two level-1 ones is fixed whole.
+** 5. A run with a level-2 candidate or two level-1 ones is fixed whole,
+**    but for its level-0 candidates ("HYVÄÄ" + NBSP + "Å¾aba": the NBSP
+**    joins a real word's end to the run).
 **    Once one run is fixed so, the value is known to be misread: level-1
 **    candidates of other runs are fixed too, and when every non-ASCII
 **    character of the value is in a candidate (all misread, no real
@@ -440,7 +442,8 @@ static int upper_ext(uint32_t c){
     if( (c>=0x139 && c<=0x148) || (c>=0x179 && c<=0x17E) ) return c&1;
     return !(c&1);
   }
-  return 0;
+  /* Romanian's Ș Ț, Vietnamese Ơ Ư ("«MÂȚĂ»" is a word of capitals) */
+  return c==0x218 || c==0x21A || c==0x1A0 || c==0x1AF;
 }
 
 
@@ -722,7 +725,11 @@ decided:
       i = b;
       break;
     }
-    if( fix && candidate(x, i, b, prev, pending, &c) && (fix==3 || c.level>=1) ){
+    /* a doubtful candidate only when every character is misread (rule
+    ** 5): in a run fixed whole it may be a real word's end that an NBSP
+    ** or a mark joins to the misread text ("HYVÄÄ" + NBSP + "Å¾aba") */
+    if( fix && candidate(x, i, b, prev, pending, &c)
+     && (fix==3 ? c.level!=0 || x->rescue==2 : c.level>=1) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
       prev = c.last;
