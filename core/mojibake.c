@@ -389,6 +389,7 @@ struct pass_ctx {
   uint32_t prev;            /* the source character before the position */
   size_t confident;         /* runs fixed on their own evidence */
   size_t cyrillic;          /* of those, runs of Cyrillic (rule 9's rescue) */
+  size_t rescuable;         /* runs not fixed that rule 9's rescue may take */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
   size_t potential;         /* the characters of all candidates, sure or not */
@@ -686,6 +687,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     if( wild ) fix = whole && ncand>=(greek ? 3 : 2) ? 3 : 0;
     if( fix ) x->confident++;
     if( fix && cyr ) x->cyrillic++;
+    if( !fix && wild && whole && ncand<=2 ) x->rescuable++;
     /* Greek of two letters ("Î¶ÎĽ", "Œ∂Œº" for ζμ) once the value is known
     ** misread: no real text has two such pairs in a row, but a word of
     ** one ("ĎŠ", "Œ±") is real */
@@ -943,9 +945,10 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     x.cs = order[k];
     do_pass(&x);                        /* count only */
     pot[k] = x.potential;
-    if( strict_cs(x.cs) && x.confident>0 ){
+    if( strict_cs(x.cs) && x.confident>0 && x.rescuable>0 ){
       /* rule 9's rescue is part of what a strict reading explains (the
-      ** writing pass does it): count again with it */
+      ** writing pass does it): count again with it, when it may take a run
+      ** (a pass costs as much as reading the value) */
       x.rescue = x.leftover==0 ? 2 : 1;
       x.leftover = x.confident = x.fixes = x.explained = x.potential = 0;
       x.latin1 = 0;
