@@ -48,8 +48,14 @@ struct text_writer {
   const unsigned char *r;        /* utf8_fix: the replacement */
   size_t rlen;                   /* utf8_fix: its length */
   int option;                    /* utf8_fix_rule or utf8_recode_enc */
+  size_t most;                   /* output bytes per input byte at most, 0: unknown */
   size_t (*write)(const text_writer*, unsigned char *out);
 };
+
+/* Up to this many bytes of output room, a writer whose growth is bounded
+** (text_writer.most) writes once into room for the worst case instead of
+** measuring first: on a dirty value, measuring costs as much as writing. */
+#define ONE_PASS_ROOM (1<<20)
 
 static size_t write_fix(const text_writer *w, unsigned char *out){
   return utf8_fix(w->z, w->n, w->r, w->rlen, (utf8_fix_rule)w->option, out);
@@ -71,6 +77,19 @@ static void result_written(sqlite3_context *ctx, text_writer *w,
   unsigned char *out;
   tail.z = w->z + first_error;
   tail.n = w->n - first_error;
+  if( w->most && tail.n<=ONE_PASS_ROOM/w->most
+   && first_error<=limit && tail.n*w->most<=limit-first_error ){
+    out = sqlite3_malloc64(first_error + tail.n*w->most + 1);
+    if( out==0 ){
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    memcpy(out, w->z, first_error);
+    len = tail.write(&tail, out + first_error);
+    sqlite3_result_text64(ctx, (const char*)out, first_error+len,
+                          sqlite3_free, SQLITE_UTF8);
+    return;
+  }
   len = tail.write(&tail, 0);
   if( len>limit || first_error>limit-len ){
     sqlite3_result_error_toobig(ctx);
@@ -172,6 +191,7 @@ static void fixFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   w.n = (size_t)n;
   w.rlen = (size_t)rlen;
   w.option = (int)rule;
+  w.most = rlen>1 ? (size_t)rlen : 1;  /* a replacement per byte at most */
   w.write = write_fix;
   result_written(ctx, &w, k);
 }
