@@ -30,19 +30,26 @@
 **    Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Latin and Greek
 **    Extended, punctuation, currency, symbols, CJK, kana, Hangul,
 **    half/full width, U+FFFD, emoji); never IPA, combining marks, private
-**    use, rare scripts, and a C1 control only as a continuation byte of a
+**    use, rare scripts, code points unassigned in Greek, Armenian and
+**    Hebrew ("×½" would be U+05FD), and a C1 control only as a continuation byte of a
 **    deeper misreading ("Ã„Â" + U+008D is "Ä" + U+008D is "č"). A result
 **    with more C1 controls than the input is thrown away whole.
 ** 4. Each candidate has a level of evidence:
-**      2 (enough alone): 4 characters (ðŸ˜€); 3 characters (â€™, ä¸­)
-**        unless they end like a word (rule below); 2 starting with Â or Ã
+**      2 (enough alone): 4 characters (ðŸ˜€) without an NBSP; 3
+**        characters (â€™, ä¸­) unless they end like a word (rule below); 2 starting with Â or Ã
 **        (Ã©, Â°); Ä or Å after a small ASCII letter (dÄ›kuji, liÅŸ);
 **        the others not listed below (Ð¸, Îº, Ñƒ, ÐŸ).
 **      1 (weak): 3 characters whose 2nd and 3rd are both marks that end
 **        a word or cp1252 letters ("rç…»", "blíž”"); 2 whose second is
 **        such a mark (Ð», Î±, but also "Ó’"); 2 whose second is Š š Œ œ
 **        Ž ž Ÿ after a capital other than Ó Ô Ú Ý.
-**      0 (doubtful): an NBSP inside 3 characters (é + NBSP + «); a
+**      0 (doubtful): an NBSP inside 3 or 4 characters (é + NBSP + «,
+**        Icelandic "ð" + NBSP + "–" + NBSP); 3 at the end of a word after
+**        its letters whose last is a quote or an ellipsis (” ’ » › … “ ‘
+**        « ‹) and second one too, or š ž ("ví…“", "též“", "Café‘“",
+**        "Olé‹«"), which alone in their run stay even when every other
+**        character is misread; "Å²" "Å³" after no letter (ångström), "Ø"
+**        or "×" then ¼ ½ ¾ (sizes), which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
 **        closing “ ‘ of German and Czech quotes, after a capital, at the
 **        end of a word ("IRMÃ»", "VIÐ»", Turkish "HÂLÂ»", „JÄÄ“), but
@@ -57,7 +64,7 @@
 **    accented text beside), the level-0 ones and rule 6 too.
 ** 6. "Â" then a plain space is a non-breaking space (C2 A0 misread as
 **    "Â" + NBSP whose NBSP then became a space): fixed when that Â is a
-**    run of its own after an ASCII digit or punctuation ("10Â km").
+**    run of its own after an ASCII digit ("10Â km"; not "A/Â km").
 ** 7. Every fix shortens the text. Passes repeat (double encodings) while
 **    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
 **    confident on its own and reads the first pass's charset again
@@ -90,7 +97,9 @@
 **    the rescue is narrow: Greek runs of two candidates or more ("Ď„Îą",
 **    "œÑŒπ" for τι; "ĎŠ" and "Œ±" are one, and real), and a one-letter
 **    Cyrillic word ("–∏" for и) once a Cyrillic run of the value was
-**    fixed. Nothing else: weak candidates are what real text is made of
+**    fixed. MacRoman's ‚ lead is sure only for the punctuation and signs
+**    text uses (‚Äô ’, ‚Ä¶ …, ‚Ç¨ €, ‚àö √), not "‚Ää" of Finnish in
+**    German quotes (a hair space). Nothing else: weak candidates are what real text is made of
 **    here (Slovak "PÄŤ", "DĹŽKA"; "–π" in mathematics; Estonian „Öösel“
 **    would give ㅚ; Turkish "HÂLÂ»"), so "√π", "A–Ü", "PÄŤ" stay beside
 **    a misread "Caf√©" or "pĹ™Ă­liĹˇ".
@@ -338,6 +347,10 @@ static int plausible(uint32_t d){
   if( d<0x370 ) return 0;                          /* IPA, modifiers, combining */
   if( (d>=0x483 && d<=0x489) || (d>=0x591 && d<=0x5C7) || (d>=0x610 && d<=0x61A)
    || (d>=0x64B && d<=0x65F) ) return 0;           /* their combining marks */
+  /* unassigned in Greek, Armenian and Hebrew ("×½" would be U+05FD) */
+  if( (d>=0x378 && d<=0x379) || (d>=0x380 && d<=0x383) || d==0x38B || d==0x38D
+   || d==0x3A2 || (d>=0x557 && d<=0x558) || (d>=0x58B && d<=0x58C)
+   || (d>=0x5C8 && d<=0x5CF) || (d>=0x5EB && d<=0x5EE) || (d>=0x5F5 && d<=0x5FF) ) return 0;
   if( d<=0x6FF ) return 1;                         /* Greek .. Arabic */
   if( d>=0x900 && d<=0xE7F ) return 1;             /* Indic, Thai */
   if( d>=0x1E00 && d<=0x1FFF ) return 1;           /* Latin/Greek additional */
@@ -363,6 +376,30 @@ static int is_upper(uint32_t c){
 static int is_closing(uint32_t c){
   return c==0x2019 || c==0x201D || c==0xBB || c==0x203A || c==0x2026
       || c==0x2013 || c==0x2014 || c==0x2122;
+}
+/* The punctuation, currency and signs of U+2000-U+2FFF that text uses,
+** and MacRoman's own (a double misreading goes through them: "√∂" for ö
+** read again is "‚àö‚àÇ"). */
+static int common_punct(uint32_t d){
+  return (d>=0x2010 && d<=0x2027) || (d>=0x2030 && d<=0x203A) || d==0x2044
+      || d==0x20AC || d==0x2116 || d==0x2122 || d==0x2126 || d==0x2202
+      || d==0x2206 || d==0x220F || d==0x2211 || d==0x221A || d==0x221E
+      || d==0x222B || d==0x2248 || d==0x2260 || d==0x2264 || d==0x2265
+      || d==0x25CA;
+}
+/* “ ‘ « ‹: what closes a quote in German, Czech, Danish („…“, ‚…‘,
+** »…«, ›…‹) though English and French open with them. */
+static int quote_mark(uint32_t c){
+  return c==0x201C || c==0x2018 || c==0xAB || c==0x2039;
+}
+/* The quotes and the ellipsis a word ends with, in some language: ” ’ »
+** › … and “ ‘ « ‹ ("ví…“", "Olé‹«"; with š or ž before: "též“"), after
+** the letters of the word (a misread CJK character is a word of its own,
+** " è…«" for 腫). Not • ‰ ° or dashes, which the misread CJK characters
+** end with as often ("æ‰•" for 払), nor œ Ÿ before ("æœ“" for 朓). */
+static int end_mark(uint32_t c){
+  return quote_mark(c) || c==0x201D || c==0x2019 || c==0xBB || c==0x203A
+      || c==0x2026;
 }
 /* What real text puts right after a word: the closing marks, NBSP and
 ** the usual symbols. */
@@ -405,6 +442,8 @@ typedef struct cand {
   int c1;                   /* it has a C1 control that only latin1 has */
   int nchars;               /* its characters, 2 to 4 */
   int level;     /* 2: enough alone; 1: two in a run; 0: only with others */
+  int word_end;  /* level 0 that real text looks like alone ("ví…“", "Å²"):
+                 ** fixed only among other candidates of its run */
 } cand;
 
 /* Start or end of text, or ASCII that is not a letter or digit. */
@@ -476,10 +515,19 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     /* MacRoman's leads E3-EF are „ ‰ and capitals: "Êó¨" (CJK) is no
     ** word, but a capital and two letters or signs may be ("Êéù",
     ** "Î±é" of Greek misread as cp1250): two are needed */
-    int s2 = after_word(second) || cp1252_letter(second);
-    int s3 = after_word(last) || cp1252_letter(last);
+    int m2 = after_word(second) || quote_mark(second);
+    int m3 = after_word(last) || quote_mark(last);
+    int s2 = m2 || cp1252_letter(second);
+    int s3 = m3 || cp1252_letter(last);
     if( mac && b0!=0xE2 ) return 1;
-    return second==0xA0 || last==0xA0 ? 0 : s2 && s3 ? 1 : 2;
+    /* MacRoman's ‚ then a letter and a letter is ‚Ää of Finnish in German
+    ** quotes as often: only the punctuation that text uses is sure
+    ** ("‚Äô" ’, "‚Äú" “, "‚Ä¶" …, "‚Ç¨" €), not ‚Ää's hair space */
+    if( mac && !common_punct(d) ) return 0;
+    return second==0xA0 || last==0xA0
+        || ((end_mark(second) || second==0x161 || second==0x17E) && end_mark(last)
+            && (is_ascii_alpha(prev) || latin_letter(prev)) && word_ends(x, j, last)) ? 0
+         : s2 && s3 ? 1 : 2;
   }
   if( (is_closing(last) || last==0xA0 || last==0xAB || last==0x201C || last==0x2018)
    && upper_ext(prev) && word_ends(x, j, last) ){
@@ -508,6 +556,14 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
 static int wild_lead(utf8_moji_charset cs, int b0){
   (void)cs;
   return b0==0xD0 || b0==0xD1 || b0==0xD7 || (b0>=0xE3 && b0<=0xEF);
+}
+
+/* Is there an NBSP among the characters s[i..j)? */
+static int nbsp_among(const struct pass_ctx *x, size_t i, size_t j){
+  for(; i+1<j; i++){
+    if( x->s[i]==0xC2 && x->s[i+1]==0xA0 ) return 1;
+  }
+  return 0;
 }
 
 /* Does the value hold a misread opening guillemet, "Â«" or "Â‹"? Then
@@ -574,18 +630,32 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   c->c1 = c1 && x->cs==UTF8_MOJI_CP1252;
   c->nchars = need+1;
   c->second = second;
+  c->word_end = 0;
   if( strict_cs(x->cs) ){
     c->level = strict_level(x, b0, need, v.codepoint, pending, prev, second, last, j);
+    if( need==2 && c->level==0 ){
+      c->word_end = (end_mark(second) || second==0x161 || second==0x17E) && end_mark(last)
+                 && (is_ascii_alpha(prev) || latin_letter(prev)) && word_ends(x, j, last);
+    }
     return c->level>=-3;
   }
   if( need==3 ){
-    c->level = 2;                        /* ðŸ˜€: no text has ð and three marks */
+    /* ðŸ˜€: no text has ð and three marks, but "ð" + NBSP + "–" + NBSP
+    ** is Icelandic set with French spaces */
+    c->level = nbsp_among(x, i, j) ? 0 : 2;
   }else if( need==2 ){
     /* "rç…" + NBSP, "blíž”", "æœœ": a letter, then what ends a word or
-    ** another letter; or an NBSP inside */
-    int s2 = after_word(second) || cp1252_letter(second);
-    int s3 = after_word(last) || cp1252_letter(last);
-    c->level = second==0xA0 || last==0xA0 ? 0 : s2 && s3 ? 1 : 2;
+    ** another letter; or an NBSP inside. Where a mark that ends a word or
+    ** closes a quote is last and the word ends there ("ví…“", "též“",
+    ** "Café‘“", "Olé‹«"): doubtful */
+    int m2 = after_word(second) || quote_mark(second);
+    int m3 = after_word(last) || quote_mark(last);
+    int s2 = m2 || cp1252_letter(second);
+    int s3 = m3 || cp1252_letter(last);
+    int ends = (end_mark(second) || second==0x161 || second==0x17E) && end_mark(last)
+            && (is_ascii_alpha(prev) || latin_letter(prev)) && word_ends(x, j, last);
+    c->level = second==0xA0 || last==0xA0 || ends ? 0 : s2 && s3 ? 1 : 2;
+    c->word_end = ends;
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018)
             && is_upper(prev) && word_ends(x, j, last)
             && !(b0==0xC2 && opened_misread(x)) ){
@@ -593,6 +663,12 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** of German, Czech and Estonian („JÄÄ“, ‚OÜ‘), which English opens
     ** with. "Â«BONJOURÂ»" is undone: its opening mark is misread too. */
     c->level = 0;
+  }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !is_ascii_alpha(prev)
+            && !latin_letter(prev))
+         || ((b0==0xD7 || b0==0xD8) && second>=0xBC && second<=0xBE) ){
+    /* "12 Å²" (Å, not Lithuanian "viÅ³" for vių), "Ø½"" and "3×½" */
+    c->level = 0;
+    c->word_end = 1;
   }else if( b0==0xC2 || b0==0xC3 ){
     c->level = 2;                        /* Ã©, Â° */
   }else if( (b0==0xC4 || b0==0xC5) && prev>='a' && prev<='z' ){
@@ -631,13 +707,13 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
   if( x->s[b-2]!=0xC3 || x->s[b-1]!=0x82 ) return 0;
   if( x->rescue==2 ) return 1;
   if( b-2!=a ) return 0;
-  return before_run>0x20 && before_run<0x7F && !is_ascii_alpha(before_run);
+  return before_run>='0' && before_run<='9';        /* "10Â km", not "A/Â km" */
 }
 
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
-  size_t cyr = 0, sign = 0;
+  size_t cyr = 0, sign = 0, nbsp2 = 0;
   size_t left0 = x->leftover;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
@@ -654,6 +730,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level==-3 ) greek++;
       if( c.d>=0x400 && c.d<=0x47F ) cyr++;     /* Russian's letters */
       if( (c.d>=0x2000 && c.d<=0x20CF) || (c.d>=0xA0 && c.d<=0xBF) ) sign++;
+      if( c.second==0xA0 ) nbsp2++;
       prev = c.last;
       i = c.end;
     }else{
@@ -673,8 +750,9 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     /* the rescue: a run of one, wholly consumed, that gives a letter of
     ** Russian's block as the misread runs do ("РІ" for "в"), or a sign
     ** ("вЂ”" for —); never another letter, which a real word of two
-    ** letters would give: "Её" Ÿ, "Ті" ҳ */
-    if( !fix && x->rescue && ncand==1 && cyr+sign==1 && x->leftover==left0 ) fix = 3;
+    ** letters would give: "Её" Ÿ, "Ті" ҳ; nor a letter and an NBSP ("ГОСТ
+    ** Р" + NBSP + "52289" is a standard's name) */
+    if( !fix && x->rescue && ncand==1 && cyr+sign==1 && !nbsp2 && x->leftover==left0 ) fix = 3;
     x->leftover = left0;
     nbsp = 0;
     goto decided;
@@ -729,9 +807,13 @@ decided:
     }
     /* a doubtful candidate only when every character is misread (rule
     ** 5): in a run fixed whole it may be a real word's end that an NBSP
-    ** or a mark joins to the misread text ("HYVÄÄ" + NBSP + "Å¾aba") */
+    ** or a mark joins to the misread text ("HYVÄÄ" + NBSP + "Å¾aba");
+    ** and three at a word's end only among other candidates: alone in
+    ** their run they are a real letter and its quotes as often ("též“"
+    ** beside "tÃ©Å¾â€œ" would give 鞓) */
     if( fix && candidate(x, i, b, prev, pending, &c)
-     && (fix==3 ? c.level!=0 || x->rescue==2 : c.level>=1) ){
+     && (fix==3 ? c.level!=0 || (x->rescue==2 && (!c.word_end || ncand>=2))
+                : c.level>=1) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
       prev = c.last;
