@@ -427,6 +427,7 @@ struct pass_ctx {
   size_t confident;         /* runs fixed on their own evidence */
   size_t cyrillic;          /* of those, runs of Cyrillic (rule 9's rescue) */
   size_t rescuable;         /* runs not fixed that rule 9's rescue may take */
+  int opened;               /* the text holds a misread "Â«" or "Â‹" */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
   size_t potential;         /* the characters of all candidates, sure or not */
@@ -566,14 +567,14 @@ static int nbsp_among(const struct pass_ctx *x, size_t i, size_t j){
   return 0;
 }
 
-/* Does the value hold a misread opening guillemet, "Â«" or "Â‹"? Then
-** "Â»" after a capital is its closing one, not a word ending in Â. */
-static int opened_misread(const struct pass_ctx *x){
-  size_t i;
-  for(i=0; i+3<x->n; i++){
-    if( x->s[i]!=0xC3 || x->s[i+1]!=0x82 ) continue;
-    if( x->s[i+2]==0xC2 && x->s[i+3]==0xAB ) return 1;
-    if( i+4<x->n && x->s[i+2]==0xE2 && x->s[i+3]==0x80 && x->s[i+4]==0xB9 ) return 1;
+/* Does s hold a misread opening guillemet, "Â«" or "Â‹"? Then "Â»"
+** after a capital is its closing one, not a word ending in Â. */
+static int opened_misread(const unsigned char *s, size_t n){
+  const unsigned char *p = s, *end = s+n;
+  while( (p = memchr(p, 0xC3, (size_t)(end-p)))!=0 && end-p>=4 ){
+    if( p[1]==0x82 && ((p[2]==0xC2 && p[3]==0xAB)
+     || (end-p>=5 && p[2]==0xE2 && p[3]==0x80 && p[4]==0xB9)) ) return 1;
+    p++;
   }
   return 0;
 }
@@ -658,7 +659,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->word_end = ends;
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018)
             && is_upper(prev) && word_ends(x, j, last)
-            && !(b0==0xC2 && opened_misread(x)) ){
+            && !(b0==0xC2 && x->opened) ){
     /* "IRMÃ»", "VIÐ»", "ÑANDÚ»", Turkish "HÂLÂ»"; and the closing quotes
     ** of German, Czech and Estonian („JÄÄ“, ‚OÜ‘), which English opens
     ** with. "Â«BONJOURÂ»" is undone: its opening mark is misread too. */
@@ -958,6 +959,8 @@ static void do_pass(pass_ctx *x){
   size_t p = 0;
   x->o = 0;
   x->prev = 0;
+  /* once per pass, before anything is written (out may be s) */
+  x->opened = x->cs==UTF8_MOJI_CP1252 && opened_misread(x->s, x->n);
   while( p<x->n ){
     size_t q;
     if( x->s[p]<0x80 ){
