@@ -97,7 +97,11 @@
 **    the rescue is narrow: Greek runs of two candidates or more ("Ď„Îą",
 **    "œÑŒπ" for τι; "ĎŠ" and "Œ±" are one, and real), and a one-letter
 **    Cyrillic word ("–∏" for и) once a Cyrillic run of the value was
-**    fixed. MacRoman's ‚ lead is sure only for the punctuation and signs
+**    fixed. A MacRoman tell-tale (not ƒ) then a sign of mathematics (π ±
+**    ∞ Ω ∑ ∫ µ ° ∂ ∏ ≤ ≥ ≠ ¬ √ ≈ ∆ ◊) is doubtful with no letter on either
+**    side ("σ=√∑(x", "¬π"), ≈ so before a digit or a sign ("θ≈π/2"), and
+**    a degree before C or F ("∆°C"). One letter in quotes («Â», „Ä“) is
+**    doubtful in every reading. MacRoman's ‚ lead is sure only for the punctuation and signs
 **    text uses (‚Äô ’, ‚Ä¶ …, ‚Ç¨ €, ‚àö √), not "‚Ää" of Finnish in
 **    German quotes (a hair space). Nothing else: weak candidates are what real text is made of
 **    here (Slovak "PÄŤ", "DĹŽKA"; "–π" in mathematics; Estonian „Öösel“
@@ -377,6 +381,29 @@ static int is_closing(uint32_t c){
   return c==0x2019 || c==0x201D || c==0xBB || c==0x203A || c==0x2026
       || c==0x2013 || c==0x2014 || c==0x2122;
 }
+/* What follows a sign in mathematics and not a word: a digit or an ASCII
+** sign other than space and sentence punctuation. */
+static int math_next(unsigned char c){
+  return (c>='0' && c<='9') || (c>0x20 && c<0x7F && !is_ascii_alpha(c)
+      && c!='.' && c!=',' && c!=';' && c!=':' && c!='!' && c!='?' && c!='"'
+      && c!='\'' && c!=')');
+}
+/* Part of a word, as far as a neighbour of a misread letter shows: a
+** letter, or any non-ASCII character (the next misread letter). */
+static int in_word(uint32_t c){
+  return is_ascii_alpha(c) || c>=0x80;
+}
+/* Any quotation mark: « » „ “ ” ‚ ‘ ’ ‹ ›. */
+static int any_quote(uint32_t c){
+  return c==0xAB || c==0xBB || c==0x201E || c==0x201C || c==0x201D || c==0x201A
+      || c==0x2018 || c==0x2019 || c==0x2039 || c==0x203A;
+}
+/* MacRoman's signs of mathematics: π ± ∞ Ω ∑ ∫ µ ° ∂ ∏ ≤ ≥ ≠ ¬ √ ≈ ∆ ◊. */
+static int mac_math(uint32_t c){
+  return c==0x3C0 || c==0xB1 || c==0x221E || c==0x2126 || c==0x2211 || c==0x222B
+      || c==0xB5 || c==0xB0 || c==0x2202 || c==0x220F || c==0x2264 || c==0x2265
+      || c==0x2260 || c==0xAC || c==0x221A || c==0x2248 || c==0x2206 || c==0x25CA;
+}
 /* The punctuation, currency and signs of U+2000-U+2FFF that text uses,
 ** and MacRoman's own (a double misreading goes through them: "√∂" for ö
 ** read again is "‚àö‚àÇ"). */
@@ -427,7 +454,7 @@ struct pass_ctx {
   size_t confident;         /* runs fixed on their own evidence */
   size_t cyrillic;          /* of those, runs of Cyrillic (rule 9's rescue) */
   size_t rescuable;         /* runs not fixed that rule 9's rescue may take */
-  int opened;               /* the text holds a misread "Â«" or "Â‹" */
+  int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
   size_t potential;         /* the characters of all candidates, sure or not */
@@ -489,6 +516,7 @@ static int upper_ext(uint32_t c){
 
 
 static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark);
+static int letter_at(const struct pass_ctx *x, size_t j);
 static int wild_lead(utf8_moji_charset cs, int b0);
 
 /*
@@ -540,8 +568,22 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     if( upper_ext(prev) && latin_letter(second) && upper_ext(second) ) return 1;
     if( b0==0xC4 && is_closing(last) && !is_ascii_alpha(prev) && !latin_letter(prev) ) return 1;
   }
+  /* one letter in quotes («Â», „Ä“): it names a letter */
+  if( need==1 && any_quote(prev) && any_quote(last) && !letter_at(x, j) ) return 0;
   /* "√π" is math after a space or a sign, ù after a letter ("o√π") */
   if( mac && b0==0xC3 && second==0x3C0 && !is_ascii_alpha(prev) && !latin_letter(prev) ) return 1;
+  /* a tell-tale (not ƒ: "ƒπ" is Slovak Ĺ) then a sign of mathematics with no letter on either side
+  ** ("σ=√∑(x", "¬π"), ≈ then one before a digit or a sign ("x≈±2",
+  ** "θ≈π/2"), a degree of Celsius or Fahrenheit ("∆°C"): doubtful; beside
+  ** a letter it is one ("K√∂ln", "Espa√±a", "h√°", "m¬≤", "√∫pěl"; ≈
+  ** leads Polish and Czech letters: "p≈ô√≠li≈°" for příliš) */
+  if( mac && need==1 && b0!=0xC4 && !(b0==0xC3 && second==0x3C0) && mac_math(second)
+   && ((!in_word(prev) && !(j<x->n && in_word(x->s[j])))
+       || (b0==0xC5 && j<x->n && math_next(x->s[j]))
+       || (second==0xB0 && j<x->n && (x->s[j]=='C' || x->s[j]=='F')
+           && !(j+1<x->n && in_word(x->s[j+1])))) ){
+    return 0;
+  }
   return 2;                              /* √©, Ă©, ĹĽ, ƒç, ≈°, ¬† */
 }
 
@@ -557,6 +599,16 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
 static int wild_lead(utf8_moji_charset cs, int b0){
   (void)cs;
   return b0==0xD0 || b0==0xD1 || b0==0xD7 || (b0>=0xE3 && b0<=0xEF);
+}
+
+/* Does s hold cp1251's misread «, "В«" (D0 92 C2 AB)? */
+static int opened_misread1251(const unsigned char *s, size_t n){
+  const unsigned char *p = s, *end = s+n;
+  while( (p = memchr(p, 0xD0, (size_t)(end-p)))!=0 && end-p>=4 ){
+    if( p[1]==0x92 && p[2]==0xC2 && p[3]==0xAB ) return 1;
+    p++;
+  }
+  return 0;
 }
 
 /* Is there an NBSP among the characters s[i..j)? */
@@ -577,6 +629,12 @@ static int opened_misread(const unsigned char *s, size_t n){
     p++;
   }
   return 0;
+}
+
+/* Is s[j] a letter (ASCII or Latin-1 .. Latin Extended-B)? */
+static int letter_at(const struct pass_ctx *x, size_t j){
+  uint32_t c = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
+  return is_ascii_alpha(c) || (c>=0xC0 && c<=0x24F && c!=0xD7 && c!=0xF7);
 }
 
 /* After a closing mark at s[j]: does the word end there (no letter
@@ -638,6 +696,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
       c->word_end = (end_mark(second) || second==0x161 || second==0x17E) && end_mark(last)
                  && (is_ascii_alpha(prev) || latin_letter(prev)) && word_ends(x, j, last);
     }
+    if( need==1 && c->level==0 && any_quote(prev) && any_quote(last) ) c->word_end = 1;
     return c->level>=-3;
   }
   if( need==3 ){
@@ -664,6 +723,11 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** of German, Czech and Estonian („JÄÄ“, ‚OÜ‘), which English opens
     ** with. "Â«BONJOURÂ»" is undone: its opening mark is misread too. */
     c->level = 0;
+  }else if( any_quote(prev) && any_quote(last) && !letter_at(x, j) ){
+    /* one letter in quotes: «Â», »Å«, „Ä“ name a letter; misread, the
+    ** opening quote is misread too and in the same run ("Â«Ã…Â»") */
+    c->level = 0;
+    c->word_end = 1;
   }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !is_ascii_alpha(prev)
             && !latin_letter(prev))
          || ((b0==0xD7 || b0==0xD8) && second>=0xBC && second<=0xBE) ){
@@ -731,7 +795,11 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level==-3 ) greek++;
       if( c.d>=0x400 && c.d<=0x47F ) cyr++;     /* Russian's letters */
       if( (c.d>=0x2000 && c.d<=0x20CF) || (c.d>=0xA0 && c.d<=0xBF) ) sign++;
-      if( c.second==0xA0 ) nbsp2++;
+      /* a one-letter word then NBSP ("ГОСТ Р" + NBSP): real text as
+      ** often; and "В»", », only where the value's « is misread too
+      ** ("В«"): «Витамин В» is real */
+      if( (c.d>=0x400 && c.d<=0x47F && c.second==0xA0)
+       || (c.d==0xBB && !x->opened) ) nbsp2++;
       prev = c.last;
       i = c.end;
     }else{
@@ -813,7 +881,7 @@ decided:
     ** their run they are a real letter and its quotes as often ("též“"
     ** beside "tÃ©Å¾â€œ" would give 鞓) */
     if( fix && candidate(x, i, b, prev, pending, &c)
-     && (fix==3 ? c.level!=0 || (x->rescue==2 && (!c.word_end || ncand>=2))
+     && (fix==3 ? c.level!=0 || (c.word_end ? ncand>=2 : x->rescue==2)
                 : c.level>=1) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
@@ -960,7 +1028,8 @@ static void do_pass(pass_ctx *x){
   x->o = 0;
   x->prev = 0;
   /* once per pass, before anything is written (out may be s) */
-  x->opened = x->cs==UTF8_MOJI_CP1252 && opened_misread(x->s, x->n);
+  x->opened = x->cs==UTF8_MOJI_CP1252 ? opened_misread(x->s, x->n)
+            : x->cs==UTF8_MOJI_CP1251 ? opened_misread1251(x->s, x->n) : 0;
   while( p<x->n ){
     size_t q;
     if( x->s[p]<0x80 ){
