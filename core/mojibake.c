@@ -517,6 +517,8 @@ static int upper_ext(uint32_t c){
 
 static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark);
 static int letter_at(const struct pass_ctx *x, size_t j);
+static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
+                      uint32_t last, size_t j);
 static int wild_lead(utf8_moji_charset cs, int b0);
 
 /*
@@ -554,8 +556,7 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     ** ("‚Äô" ’, "‚Äú" “, "‚Ä¶" …, "‚Ç¨" €), not ‚Ää's hair space */
     if( mac && !common_punct(d) ) return 0;
     return second==0xA0 || last==0xA0
-        || ((end_mark(second) || second==0x161 || second==0x17E) && end_mark(last)
-            && (is_ascii_alpha(prev) || latin_letter(prev)) && word_ends(x, j, last)) ? 0
+        || ends_word3(x, prev, second, last, j) ? 0
          : s2 && s3 ? 1 : 2;
   }
   if( (is_closing(last) || last==0xA0 || last==0xAB || last==0x201C || last==0x2018)
@@ -601,11 +602,11 @@ static int wild_lead(utf8_moji_charset cs, int b0){
   return b0==0xD0 || b0==0xD1 || b0==0xD7 || (b0>=0xE3 && b0<=0xEF);
 }
 
-/* Does s hold cp1251's misread «, "В«" (D0 92 C2 AB)? */
-static int opened_misread1251(const unsigned char *s, size_t n){
+/* Does s[0..n) hold the bytes pat[0..len)? */
+static int holds(const unsigned char *s, size_t n, const char *pat, size_t len){
   const unsigned char *p = s, *end = s+n;
-  while( (p = memchr(p, 0xD0, (size_t)(end-p)))!=0 && end-p>=4 ){
-    if( p[1]==0x92 && p[2]==0xC2 && p[3]==0xAB ) return 1;
+  while( (size_t)(end-p)>=len && (p = memchr(p, (unsigned char)pat[0], (size_t)(end-p)))!=0 ){
+    if( (size_t)(end-p)>=len && memcmp(p, pat, len)==0 ) return 1;
     p++;
   }
   return 0;
@@ -619,17 +620,6 @@ static int nbsp_among(const struct pass_ctx *x, size_t i, size_t j){
   return 0;
 }
 
-/* Does s hold a misread opening guillemet, "Â«" or "Â‹"? Then "Â»"
-** after a capital is its closing one, not a word ending in Â. */
-static int opened_misread(const unsigned char *s, size_t n){
-  const unsigned char *p = s, *end = s+n;
-  while( (p = memchr(p, 0xC3, (size_t)(end-p)))!=0 && end-p>=4 ){
-    if( p[1]==0x82 && ((p[2]==0xC2 && p[3]==0xAB)
-     || (end-p>=5 && p[2]==0xE2 && p[3]==0x80 && p[4]==0xB9)) ) return 1;
-    p++;
-  }
-  return 0;
-}
 
 /* Is s[j] a letter (ASCII or Latin-1 .. Latin Extended-B)? */
 static int letter_at(const struct pass_ctx *x, size_t j){
@@ -640,9 +630,17 @@ static int letter_at(const struct pass_ctx *x, size_t j){
 /* After a closing mark at s[j]: does the word end there (no letter
 ** follows, or the mark is an NBSP or the apostrophe of "’s")? */
 static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark){
-  uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
-  if( mark==0xA0 || (mark==0x2019 && next=='s') ) return 1;
-  return !is_ascii_alpha(next) && !(next>=0xC0 && next<=0x24F && next!=0xD7 && next!=0xF7);
+  if( mark==0xA0 || (mark==0x2019 && j<x->n && x->s[j]=='s') ) return 1;
+  return !letter_at(x, j);
+}
+
+/* Rule 4's doubtful three at a word's end: after the word's letters, a
+** quote or an ellipsis last, and one before it too or š ž ("ví…“",
+** "též“"; end_mark() says why not • ‰ or dashes). */
+static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
+                      uint32_t last, size_t j){
+  return (end_mark(second) || second==0x161 || second==0x17E) && end_mark(last)
+      && (is_ascii_alpha(prev) || latin_letter(prev)) && word_ends(x, j, last);
 }
 
 /* Rules 3 and 4 at s[i] in the run that ends at b; prev is the character
@@ -693,8 +691,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   if( strict_cs(x->cs) ){
     c->level = strict_level(x, b0, need, v.codepoint, pending, prev, second, last, j);
     if( need==2 && c->level==0 ){
-      c->word_end = (end_mark(second) || second==0x161 || second==0x17E) && end_mark(last)
-                 && (is_ascii_alpha(prev) || latin_letter(prev)) && word_ends(x, j, last);
+      c->word_end = ends_word3(x, prev, second, last, j);
     }
     if( need==1 && c->level==0 && any_quote(prev) && any_quote(last) ) c->word_end = 1;
     return c->level>=-3;
@@ -712,8 +709,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     int m3 = after_word(last) || quote_mark(last);
     int s2 = m2 || cp1252_letter(second);
     int s3 = m3 || cp1252_letter(last);
-    int ends = (end_mark(second) || second==0x161 || second==0x17E) && end_mark(last)
-            && (is_ascii_alpha(prev) || latin_letter(prev)) && word_ends(x, j, last);
+    int ends = ends_word3(x, prev, second, last, j);
     c->level = second==0xA0 || last==0xA0 || ends ? 0 : s2 && s3 ? 1 : 2;
     c->word_end = ends;
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018)
@@ -1028,8 +1024,11 @@ static void do_pass(pass_ctx *x){
   x->o = 0;
   x->prev = 0;
   /* once per pass, before anything is written (out may be s) */
-  x->opened = x->cs==UTF8_MOJI_CP1252 ? opened_misread(x->s, x->n)
-            : x->cs==UTF8_MOJI_CP1251 ? opened_misread1251(x->s, x->n) : 0;
+  /* a misread opening guillemet: cp1252 "Â«" or "Â‹" (then "Â»" after a
+  ** capital is its closing one, not a word ending in Â), cp1251 "В«" */
+  x->opened = x->cs==UTF8_MOJI_CP1252
+            ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5)
+            : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4);
   while( p<x->n ){
     size_t q;
     if( x->s[p]<0x80 ){

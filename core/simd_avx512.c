@@ -125,12 +125,8 @@ KL_DEFINE_FIX(avx512_window)
 #define VB_TARGET __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")))
 #define VB_AHEAD 192
 #define VB_STEP 60
-#ifndef VB_NEAR
-#define VB_NEAR 128
-#endif
-#ifndef VB_CLEAN
-#define VB_CLEAN 8
-#endif
+#define VB_NEAR 128     /* an error this close to the last starts the loop */
+#define VB_CLEAN 8      /* clean windows in a row that end it */
 
 typedef struct vb_consts {
   __m512i from[3], rep[3];
