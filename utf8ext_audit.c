@@ -422,7 +422,7 @@ static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
             sqlite3_int64 nOut;
             int r = utf8ext_unmojibake_buf(z, n, paMoji, pnMoji, &nOut);
             if( r<0 ){ rc = SQLITE_NOMEM; break; }
-            pCur->aColumn[iFirst+i].nMoji += r;
+            pCur->aColumn[iFirst+i].nMoji += r>0;
           }
           continue;
         }

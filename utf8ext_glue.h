@@ -74,8 +74,9 @@ int utf8ext_utf16_well_formed(const unsigned char *z, sqlite3_int64 n,
 /*
 ** The mojibake test of utf8_repair's 'mojibake' method and of the mojibake
 ** count of utf8_audit_summary, on well-formed UTF-8 z[0..n) (the caller
-** checks): 1 when utf8_unmojibake() changes it, with the repaired text in
-** *paBuf, *pnOut bytes; 0 when it does not; SQLITE_NOMEM negated (-7) when
+** checks): the number of misreadings undone (1 to UTF8_MOJI_MAX_DEPTH)
+** when utf8_unmojibake() changes it, with the repaired text in *paBuf,
+** *pnOut bytes; 0 when it does not; SQLITE_NOMEM negated (-7) when
 ** out of memory. *paBuf (*pnBuf bytes allocated, NULL and 0 at first) is
 ** scratch that grows as needed and is reused across calls; the caller
 ** frees it with sqlite3_free(). Text that cannot be mojibake costs

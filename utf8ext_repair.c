@@ -755,7 +755,7 @@ static int value_needs_repair(repair_job *pJob, const utf8ext_table *p,
   if( !pJob->bMoji ) return !bValid;
   if( !bValid ) return 0;
   r = utf8ext_unmojibake_buf(z, n, &pJob->aMoji, &pJob->nMoji, &nOut);
-  return r<0 ? -1 : r;
+  return r<0 ? -1 : r>0;
 }
 
 /*
@@ -857,7 +857,11 @@ static int repair_moji_value(repair_job *pJob, const unsigned char *z,
   *pzOut = copy_bytes(pJob->aMoji, nOut);
   if( *pzOut==0 ) return SQLITE_NOMEM;
   *pnOut = nOut;
-  /* idempotent: the repair must be what utf8_unmojibake leaves alone */
+  /* idempotent: the repair must be what utf8_unmojibake leaves alone.
+  ** Short of UTF8_MOJI_MAX_DEPTH misreadings it is (core/mojibake.c,
+  ** rule 7: nothing is undone otherwise); at it, the passes stopped and
+  ** more may be left. */
+  if( r<UTF8_MOJI_MAX_DEPTH ) return SQLITE_OK;
   r = utf8ext_unmojibake_buf(*pzOut, nOut, &pJob->aMoji, &pJob->nMoji, &nAgain);
   if( r<0 ) return SQLITE_NOMEM;
   return r ? SQLITE_RANGE : SQLITE_OK;

@@ -75,6 +75,7 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
                            sqlite3_int64 *pnOut){
   utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
   size_t len = 0;
+  int depth;
   if( n<=0 || !utf8_moji_possible(z, (size_t)n) ) return 0;
   if( *pnBuf<n ){
     /* undoing only shrinks the text: n bytes are enough */
@@ -83,9 +84,9 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
     *paBuf = aNew;
     *pnBuf = n;
   }
-  if( utf8_unmojibake(z, (size_t)n, *paBuf, &len, chain)==0 ) return 0;
-  *pnOut = (sqlite3_int64)len;
-  return 1;
+  depth = utf8_unmojibake(z, (size_t)n, *paBuf, &len, chain);
+  if( depth ) *pnOut = (sqlite3_int64)len;
+  return depth;
 }
 
 int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc){

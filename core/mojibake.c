@@ -69,6 +69,10 @@
 **    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
 **    confident on its own and reads the first pass's charset again
 **    (cp1252 and latin1 count as one). The chain is the passes' charsets.
+**    The result must be one a later call leaves alone: when a fresh
+**    reading would change it again (another charset's: the value is
+**    misread two ways, or one reading's leftovers look like another's),
+**    nothing is done (below UTF8_MOJI_MAX_DEPTH passes).
 ** 8. Windows-1251, tried only when the cp1252 pass finds nothing. Real
 **    Russian, Ukrainian, Bulgarian and Serbian text is made of the very
 **    characters this misreading produces, so the rule is stricter and
@@ -1121,6 +1125,16 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
   return found;
 }
 
+/* Write the pass best_pass() chose, with rule 5's rescue, into out. */
+static size_t write_pass(pass_ctx *x, unsigned char *out){
+  x->rescue = x->confident==0 ? 0 : x->leftover==0 ? 2 : 1;
+  x->fixes = 0;
+  x->confident = 0;
+  x->out = out;
+  do_pass(x);
+  return x->o;
+}
+
 int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
                     size_t *outlen, utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH]){
   int depth = 0;
@@ -1130,14 +1144,21 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
   while( depth<UTF8_MOJI_MAX_DEPTH && utf8_moji_possible(cur, len) ){
     pass_ctx x;
     if( !best_pass(cur, len, depth, depth ? chain[0] : UTF8_MOJI_CP1252, &x) ) break;
-    x.rescue = x.confident==0 ? 0 : x.leftover==0 ? 2 : 1;
-    x.fixes = 0;
-    x.confident = 0;
-    x.out = out;
-    do_pass(&x);
+    len = write_pass(&x, out);
     chain[depth++] = x.cs==UTF8_MOJI_CP1252 && x.latin1 ? UTF8_MOJI_LATIN1 : x.cs;
     cur = out;
-    len = x.o;
+  }
+  /* Rule 7 for the whole: the result must be one a later call leaves
+  ** alone. When a fresh reading would still change it, that reading is
+  ** another charset's (the same one found nothing): the value is misread
+  ** two ways, or one reading's leftovers look like another's ("pĹ™Ă­liĹˇ
+  ** ç±" + U+0083: cp1250 undoes příliš but is not sure of the rest, which
+  ** Latin-1 reads as 籃), and no one chain explains it: nothing is done.
+  ** At UTF8_MOJI_MAX_DEPTH the result stays as it is: utf8_repair
+  ** refuses a value that a second run would change again. */
+  if( depth && depth<UTF8_MOJI_MAX_DEPTH && utf8_moji_possible(cur, len) ){
+    pass_ctx x;
+    if( best_pass(cur, len, 0, UTF8_MOJI_CP1252, &x) ) return 0;
   }
   /* Rule 3 for the whole: no C1 control the input did not have (one
   ** left by a deeper misreading that the next pass could not undo). */

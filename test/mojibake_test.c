@@ -23,6 +23,12 @@
 ** is sure of; counted), but in ordinary text a Greek word left misread
 ** beside the fixed runs is a failure: rule 9's rescue takes them all.
 **
+** "settled": values made of pieces of the generators' text, each piece
+** left as it is or misread once or twice by its own charset (a value
+** misread two ways, as when fields from two sources are joined). Whatever
+** unmojibake makes of one must be a value it then leaves alone (a second
+** utf8_repair changes nothing), unless it stopped at UTF8_MOJI_MAX_DEPTH.
+**
 ** MOJI_SHOW_PARTIAL=1 and MOJI_SHOW_UNSURE=1 print each partial and each
 ** not-confident case (T, the input, the result).
 **
@@ -301,32 +307,45 @@ static int explains(const buf *t, const utf8_moji_charset *ch, int d, const buf 
 
 /* outbuf[0..len) is t where each character is either itself or its
 ** misreading by cs, 1..depth times (a partial repair, nothing wrong).
-** Backtracks: "‚" is also the start of its own misreading "‚Äö".
+** Backtracks: "‚" is also the start of its own misreading "‚Äö"; the
+** positions (i in t, r in outbuf) already found to lead nowhere are
+** remembered in dead[], so a wrong result costs t->n * len steps at most,
+** not a number of them exponential in its length.
 ** *greek is set when a Greek letter of t is among those left misread.
 */
+static unsigned char *dead;
 static int consistent_at(const buf *t, size_t i, utf8_moji_charset cs,
-                         int depth, size_t r, size_t len, int budget, int *greek){
+                         int depth, size_t r, size_t len, int *greek){
   buf a = {0}, b = {0};
   utf8_unit u;
+  size_t at = i*(len+1) + r;
   int lv, ok = 0;
   if( i==t->n ) return r==len;
-  if( budget<=0 ) return 0;
+  if( dead[at/8] & (1<<(at%8)) ) return 0;
   u = utf8_decode_unit(t->z+i, t->n-i);
   put(&a, t->z+i, u.length);
   for(lv=0; lv<=depth && !ok; lv++){
     if( lv ){ misread(&a, &b, cs); a.n = 0; put(&a, b.z, b.n); }
     if( r+a.n<=len && memcmp(outbuf+r, a.z, a.n)==0 ){
-      ok = consistent_at(t, i+u.length, cs, depth, r+a.n, len, budget-1, greek);
+      ok = consistent_at(t, i+u.length, cs, depth, r+a.n, len, greek);
       if( ok && lv && u.codepoint>=0x370 && u.codepoint<=0x3FF ) *greek = 1;
     }
   }
+  if( !ok ) dead[at/8] |= (unsigned char)(1<<(at%8));
   free(a.z); free(b.z);
   return ok;
 }
 static int consistent(const buf *t, utf8_moji_charset cs, int depth, size_t len,
                       int *greek){
+  size_t bits = (t->n+1)*(len+1);
+  int ok;
   *greek = 0;
-  return consistent_at(t, 0, cs, depth, 0, len, 100000, greek);
+  dead = calloc(bits/8+1, 1);
+  if( !dead ){ perror("calloc"); exit(1); }
+  ok = consistent_at(t, 0, cs, depth, 0, len, greek);
+  free(dead);
+  dead = 0;
+  return ok;
 }
 
 /* A failed round trip that left the mojibake m as it was: the engine was
@@ -596,6 +615,51 @@ static void check_wide(long iters){
   free(t.z); free(wb.z); free(out);
 }
 
+/*
+** "settled" (see the top): unmojibake of unmojibake's result is nothing.
+*/
+static void check_settled(long iters){
+  static void (*const gens[4])(buf*) = { ordinary_text, latin_text,
+                                         russian_text, random_text };
+  buf t = {0}, piece = {0}, m = {0}, m2 = {0}, res = {0};
+  long it, changed = 0, mixed = 0, unsettled = 0;
+  for(it=0; it<iters; it++){
+    utf8_moji_charset ch[UTF8_MOJI_MAX_DEPTH];
+    size_t len;
+    int k, np = 1+(int)rnd(4), d, used = 0, two = 0;
+    t.n = 0;
+    for(k=0; k<np; k++){
+      int cs = (int)rnd(UTF8_MOJI_COUNT+1), times = 1+(int)rnd(2);
+      gens[rnd(4)](&piece);
+      if( k ) put_s(&t, rnd(2) ? " " : " | ");
+      if( cs==UTF8_MOJI_COUNT ){ put(&t, piece.z, piece.n); piece.n = 0; continue; }
+      misread(&piece, &m, (utf8_moji_charset)cs);
+      if( times==2 ){ misread(&m, &m2, (utf8_moji_charset)cs); put(&t, m2.z, m2.n); }
+      else put(&t, m.z, m.n);
+      if( used && used!=cs+1 ) two = 1;
+      used = cs+1;
+      piece.n = 0;
+    }
+    d = unmoji(&t, &len, ch);
+    if( d==0 ) continue;
+    changed++;
+    mixed += two;
+    if( d>=UTF8_MOJI_MAX_DEPTH ) continue;
+    res.n = 0;
+    put(&res, outbuf, len);
+    if( unmoji(&res, &len, ch)!=0 ){
+      unsettled++;
+      if( unsettled<=5 ) printf("  not settled: %.*s\n    gave %.*s\n    then %.*s\n",
+          (int)t.n, t.z, (int)res.n, res.z, (int)len, outbuf);
+    }
+  }
+  printf("settled: %ld values (pieces misread by different charsets), %ld "
+         "changed (%ld of them misread two ways), %ld changed again by a "
+         "second call\n", iters, changed, mixed, unsettled);
+  if( unsettled==0 ) n_pass++; else n_fail++;
+  free(t.z); free(piece.z); free(m.z); free(m2.z); free(res.z);
+}
+
 int main(int argc, char **argv){
   long iters = 20000;
   if( argc>1 ) iters = strcmp(argv[1], "--quick")==0 ? iters/10 : iters*atol(argv[1]);
@@ -611,6 +675,8 @@ int main(int argc, char **argv){
     run("latin", latin_text, iters, 1, 0, 0);
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "russian")==0 )
     run("russian", russian_text, iters, 1, 1, 1);
+  if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "settled")==0 )
+    check_settled(iters*5);
   printf("mojibake: %d passed, %d failed\n", n_pass, n_fail);
   return n_fail!=0;
 }

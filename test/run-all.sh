@@ -15,6 +15,7 @@ total_pass=0
 total_fail=0
 skipped=()
 results=()
+failures=()            # label line, then its last lines, per failed suite
 commit=$(git rev-parse HEAD 2>/dev/null)
 
 # skip LABEL REASON: a suite not run, named in the closing lines.
@@ -36,6 +37,7 @@ $label: timed out after ${SUITE_TIMEOUT:-900}s"
   if [ -z "$line" ]; then
     echo "$label: no result line (exit $rc)"
     results+=("$label: no result line")
+    failures+=("$label: no result line (exit $rc)" "$(echo "$out" | tail -8)")
     total_fail=$((total_fail + 1))
     return
   fi
@@ -44,6 +46,7 @@ $label: timed out after ${SUITE_TIMEOUT:-900}s"
   if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
   echo "$label: $p passed, $f failed"
   results+=("$label: $p passed, $f failed")
+  if [ "$f" != 0 ]; then failures+=("$label: $p passed, $f failed" "$(echo "$out" | tail -8)"); fi
   total_pass=$((total_pass + p))
   total_fail=$((total_fail + f))
 }
@@ -136,6 +139,12 @@ for impl in "${impls[@]}"; do
 done
 
 for s in "${skipped[@]}"; do echo "skipped: $s"; done
+# The suites that failed, again just above the total with the last lines
+# they printed, so that a log cut down to its end still says what failed.
+for ((i=0; i<${#failures[@]}; i+=2)); do
+  echo "FAILED: ${failures[i]}"
+  echo "${failures[i+1]}" | sed 's/^/  | /'
+done
 if [ ${#skipped[@]} -eq 0 ]; then
   total="total: $total_pass passed, $total_fail failed"
 else

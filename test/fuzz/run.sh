@@ -25,7 +25,7 @@ grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$log"
 if [ "$rc" = 0 ]; then
   echo "fuzz_$name: 1 passed, 0 failed"
 else
-  grep -E 'ERROR|fuzz_core:|fuzz_sql:|runtime error|Test unit written' "$log" | head -20
+  grep -E 'INFO: Seed:|ERROR|fuzz_core:|fuzz_sql:|runtime error|Test unit written|^0x|out-of-memory|timeout' "$log" | head -20
   echo "fuzz_$name: 0 passed, 1 failed"
 fi
 exit $rc
