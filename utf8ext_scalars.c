@@ -73,35 +73,27 @@ static void result_written(sqlite3_context *ctx, text_writer *w,
                            size_t first_error){
   text_writer tail = *w;
   size_t limit = (size_t)length_limit(ctx);
-  size_t len;
+  size_t room, len;
   unsigned char *out;
   tail.z = w->z + first_error;
   tail.n = w->n - first_error;
   if( w->most && tail.n<=ONE_PASS_ROOM/w->most
    && first_error<=limit && tail.n*w->most<=limit-first_error ){
-    out = sqlite3_malloc64(first_error + tail.n*w->most + 1);
-    if( out==0 ){
-      sqlite3_result_error_nomem(ctx);
+    room = tail.n*w->most;            /* the worst case: no measuring pass */
+  }else{
+    room = tail.write(&tail, 0);      /* measured */
+    if( room>limit || first_error>limit-room ){
+      sqlite3_result_error_toobig(ctx);
       return;
     }
-    memcpy(out, w->z, first_error);
-    len = tail.write(&tail, out + first_error);
-    sqlite3_result_text64(ctx, (const char*)out, first_error+len,
-                          sqlite3_free, SQLITE_UTF8);
-    return;
   }
-  len = tail.write(&tail, 0);
-  if( len>limit || first_error>limit-len ){
-    sqlite3_result_error_toobig(ctx);
-    return;
-  }
-  out = sqlite3_malloc64(first_error + len + 1);
+  out = sqlite3_malloc64(first_error + room + 1);
   if( out==0 ){
     sqlite3_result_error_nomem(ctx);
     return;
   }
   memcpy(out, w->z, first_error);
-  tail.write(&tail, out + first_error);
+  len = tail.write(&tail, out + first_error);
   sqlite3_result_text64(ctx, (const char*)out, first_error+len,
                         sqlite3_free, SQLITE_UTF8);
 }
