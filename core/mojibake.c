@@ -506,6 +506,10 @@ static int deeper_strict(utf8_moji_charset cs, uint32_t d, int pending){
 static int latin_letter(uint32_t c){
   return c>=0xC0 && c<=0x24F && c!=0xD7 && c!=0xF7;
 }
+/* A letter: ASCII, or latin_letter(). */
+static int letter(uint32_t c){
+  return is_ascii_alpha(c) || latin_letter(c);
+}
 /* A capital: ASCII, Latin-1, and Extended-A's (they alternate, capital
 ** first, except in U+0139..U+0148 and U+0179..U+017E). */
 static int upper_ext(uint32_t c){
@@ -524,6 +528,8 @@ static int letter_at(const struct pass_ctx *x, size_t j);
 static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
                       uint32_t last, size_t j);
 static int wild_lead(utf8_moji_charset cs, int b0);
+static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
+                  uint32_t last, size_t j);
 
 /*
 ** Rule 9's levels. The lead bytes C2 C3 C4 C5 E2 F0 are the tell-tales:
@@ -550,18 +556,12 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     /* MacRoman's leads E3-EF are „ ‰ and capitals: "Êó¨" (CJK) is no
     ** word, but a capital and two letters or signs may be ("Êéù",
     ** "Î±é" of Greek misread as cp1250): two are needed */
-    int m2 = after_word(second) || quote_mark(second);
-    int m3 = after_word(last) || quote_mark(last);
-    int s2 = m2 || cp1252_letter(second);
-    int s3 = m3 || cp1252_letter(last);
     if( mac && b0!=0xE2 ) return 1;
     /* MacRoman's ‚ then a letter and a letter is ‚Ää of Finnish in German
     ** quotes as often: only the punctuation that text uses is sure
     ** ("‚Äô" ’, "‚Äú" “, "‚Ä¶" …, "‚Ç¨" €), not ‚Ää's hair space */
     if( mac && !common_punct(d) ) return 0;
-    return second==0xA0 || last==0xA0
-        || ends_word3(x, prev, second, last, j) ? 0
-         : s2 && s3 ? 1 : 2;
+    return level3(x, prev, second, last, j);
   }
   if( (is_closing(last) || last==0xA0 || last==0xAB || last==0x201C || last==0x2018)
    && upper_ext(prev) && word_ends(x, j, last) ){
@@ -571,12 +571,12 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     /* cp1250's leads Â Ă Ä Ĺ are capitals: "PĂŞUNE" (Romanian), «Ä»
     ** (ě is "Ä›" after a letter, Ż "Ĺ»" at the start of a word) */
     if( upper_ext(prev) && latin_letter(second) && upper_ext(second) ) return 1;
-    if( b0==0xC4 && is_closing(last) && !is_ascii_alpha(prev) && !latin_letter(prev) ) return 1;
+    if( b0==0xC4 && is_closing(last) && !letter(prev) ) return 1;
   }
   /* one letter in quotes («Â», „Ä“): it names a letter */
   if( need==1 && any_quote(prev) && any_quote(last) && !letter_at(x, j) ) return 0;
   /* "√π" is math after a space or a sign, ù after a letter ("o√π") */
-  if( mac && b0==0xC3 && second==0x3C0 && !is_ascii_alpha(prev) && !latin_letter(prev) ) return 1;
+  if( mac && b0==0xC3 && second==0x3C0 && !letter(prev) ) return 1;
   /* a tell-tale (not ƒ: "ƒπ" is Slovak Ĺ) then a sign of mathematics with no letter on either side
   ** ("σ=√∑(x", "¬π"), ≈ then one before a digit or a sign ("x≈±2",
   ** "θ≈π/2"), a degree of Celsius or Fahrenheit ("∆°C"): doubtful; beside
@@ -628,7 +628,7 @@ static int nbsp_among(const struct pass_ctx *x, size_t i, size_t j){
 /* Is s[j] a letter (ASCII or Latin-1 .. Latin Extended-B)? */
 static int letter_at(const struct pass_ctx *x, size_t j){
   uint32_t c = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
-  return is_ascii_alpha(c) || (c>=0xC0 && c<=0x24F && c!=0xD7 && c!=0xF7);
+  return letter(c);
 }
 
 /* After a closing mark at s[j]: does the word end there (no letter
@@ -644,7 +644,18 @@ static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark){
 static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
                       uint32_t last, size_t j){
   return (end_mark(second) || second==0x161 || second==0x17E) && end_mark(last)
-      && (is_ascii_alpha(prev) || latin_letter(prev)) && word_ends(x, j, last);
+      && letter(prev) && word_ends(x, j, last);
+}
+
+/* Rule 4's level of three characters: 0 with an NBSP among them or at a
+** word's end (ends_word3); 1 when the 2nd and 3rd are both marks that
+** end a word or close a quote, or cp1252 letters ("rç…", "blíž”"); 2. */
+static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
+                  uint32_t last, size_t j){
+  int s2 = after_word(second) || quote_mark(second) || cp1252_letter(second);
+  int s3 = after_word(last) || quote_mark(last) || cp1252_letter(last);
+  if( second==0xA0 || last==0xA0 || ends_word3(x, prev, second, last, j) ) return 0;
+  return s2 && s3 ? 1 : 2;
 }
 
 /* Rules 3 and 4 at s[i] in the run that ends at b; prev is the character
@@ -694,9 +705,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   c->word_end = 0;
   if( strict_cs(x->cs) ){
     c->level = strict_level(x, b0, need, v.codepoint, pending, prev, second, last, j);
-    if( need==2 && c->level==0 ){
-      c->word_end = ends_word3(x, prev, second, last, j);
-    }
+    if( need==2 ) c->word_end = c->level==0 && ends_word3(x, prev, second, last, j);
     if( need==1 && c->level==0 && any_quote(prev) && any_quote(last) ) c->word_end = 1;
     return c->level>=-3;
   }
@@ -709,13 +718,8 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** another letter; or an NBSP inside. Where a mark that ends a word or
     ** closes a quote is last and the word ends there ("ví…“", "též“",
     ** "Café‘“", "Olé‹«"): doubtful */
-    int m2 = after_word(second) || quote_mark(second);
-    int m3 = after_word(last) || quote_mark(last);
-    int s2 = m2 || cp1252_letter(second);
-    int s3 = m3 || cp1252_letter(last);
-    int ends = ends_word3(x, prev, second, last, j);
-    c->level = second==0xA0 || last==0xA0 || ends ? 0 : s2 && s3 ? 1 : 2;
-    c->word_end = ends;
+    c->level = level3(x, prev, second, last, j);
+    c->word_end = c->level==0 && ends_word3(x, prev, second, last, j);
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018)
             && is_upper(prev) && word_ends(x, j, last)
             && !(b0==0xC2 && x->opened) ){
@@ -728,8 +732,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** opening quote is misread too and in the same run ("Â«Ã…Â»") */
     c->level = 0;
     c->word_end = 1;
-  }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !is_ascii_alpha(prev)
-            && !latin_letter(prev))
+  }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !letter(prev))
          || ((b0==0xD7 || b0==0xD8) && second>=0xBC && second<=0xBE) ){
     /* "12 Å²" (Å, not Lithuanian "viÅ³" for vių), "Ø½"" and "3×½" */
     c->level = 0;
