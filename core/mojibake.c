@@ -1128,16 +1128,6 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
   return found;
 }
 
-/* Write the pass best_pass() chose, with rule 5's rescue, into out. */
-static size_t write_pass(pass_ctx *x, unsigned char *out){
-  x->rescue = x->confident==0 ? 0 : x->leftover==0 ? 2 : 1;
-  x->fixes = 0;
-  x->confident = 0;
-  x->out = out;
-  do_pass(x);
-  return x->o;
-}
-
 int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
                     size_t *outlen, utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH]){
   int depth = 0;
@@ -1147,9 +1137,14 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
   while( depth<UTF8_MOJI_MAX_DEPTH && utf8_moji_possible(cur, len) ){
     pass_ctx x;
     if( !best_pass(cur, len, depth, depth ? chain[0] : UTF8_MOJI_CP1252, &x) ) break;
-    len = write_pass(&x, out);
+    x.rescue = x.confident==0 ? 0 : x.leftover==0 ? 2 : 1;
+    x.fixes = 0;
+    x.confident = 0;
+    x.out = out;
+    do_pass(&x);
     chain[depth++] = x.cs==UTF8_MOJI_CP1252 && x.latin1 ? UTF8_MOJI_LATIN1 : x.cs;
     cur = out;
+    len = x.o;
   }
   /* Rule 7 for the whole: the result must be one a later call leaves
   ** alone. When a fresh reading would still change it, that reading is
