@@ -80,8 +80,11 @@
 **    only when every one of its characters is inside a candidate and it
 **    has two candidates at least ("РџСЂРёРІРµС‚"); once one run is, runs
 **    of one candidate wholly consumed are fixed too when it gives a
-**    letter of Russian's block or a sign ("РІ" for "в", "вЂ”" for —), not
-**    another letter: real "Её" would give Ÿ, "Ті" ҳ.
+**    letter of Russian's block or a sign ("РІ" for "в", "вЂ”" for —, an
+**    emoji "рџ™Њ"), not another letter: real "Её" would give Ÿ, "Ті" ҳ;
+**    but a Latin letter or a sign when the run is glued to a Latin word
+**    ("MГјller", "OKВ»": no Cyrillic word is spelled with Latin letters),
+**    not when it ends in an apostrophe before one ("Ъ’s").
 ** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
 **    Hungarian and Romanian text is made of cp1250's characters, and
 **    MacRoman's are the accented letters and dashes and quotes of every
@@ -458,6 +461,9 @@ struct pass_ctx {
   size_t confident;         /* runs fixed on their own evidence */
   size_t cyrillic;          /* of those, runs of Cyrillic (rule 9's rescue) */
   size_t rescuable;         /* runs not fixed that rule 9's rescue may take */
+  size_t glued;             /* cp1251: runs glued to a Latin word that would
+                            ** give a Latin letter (rule 8) */
+  size_t unread;            /* cp1251: runs not wholly in candidates */
   int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
@@ -797,7 +803,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
       if( c.d>=0x400 && c.d<=0x47F ) cyr++;     /* Russian's letters */
-      if( (c.d>=0x2000 && c.d<=0x20CF) || (c.d>=0xA0 && c.d<=0xBF) ) sign++;
+      if( (c.d>=0x2000 && c.d<=0x20CF) || (c.d>=0xA0 && c.d<=0xBF)
+       || (c.d>=0x1F000 && c.d<=0x1FAFF) ) sign++;
       /* a one-letter word then NBSP ("ГОСТ Р" + NBSP): real text as
       ** often; and "В»", », only where the value's « is misread too
       ** ("В«"): «Витамин В» is real */
@@ -816,6 +823,13 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   /* fix 3: every candidate of the run; 1: the weak ones (rescue) */
   fix = strong>0 || weak>=2 ? 3 : 0;
   if( x->cs==UTF8_MOJI_CP1251 ){
+    /* a run glued to a Latin word ("kГјtl", "KLDOVВ»"): no Cyrillic
+    ** word is spelled with Latin letters, so in the rescue it may give a
+    ** Latin letter or a sign too ("Её" alone is a real word, "kЕёl" is
+    ** not); not a run that ends in an apostrophe before the word ("Ъ’s"
+    ** is a Cyrillic word's possessive), nor another script ("её’s" 帒) */
+    int glued = ncand==1 && (is_ascii_alpha(before_run)
+             || (b<x->n && is_ascii_alpha(x->s[b]) && c.last!=0x2019 && c.last!=0x2018));
     /* rule 8: every character of the run in a candidate, two at least */
     fix = ncand>=2 && x->leftover==left0 ? 3 : 0;
     if( fix ) x->confident++;
@@ -824,7 +838,10 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** ("вЂ”" for —); never another letter, which a real word of two
     ** letters would give: "Её" Ÿ, "Ті" ҳ; nor a letter and an NBSP ("ГОСТ
     ** Р" + NBSP + "52289" is a standard's name) */
-    if( !fix && x->rescue && ncand==1 && cyr+sign==1 && !nbsp2 && x->leftover==left0 ) fix = 3;
+    if( !fix && glued && latin_letter(c.d) && x->leftover==left0 ) x->glued++;
+    if( !fix && x->rescue && ncand==1 && x->leftover==left0
+     && ((cyr+sign==1 && !nbsp2) || (glued && (sign || latin_letter(c.d)))) ) fix = 3;
+    if( x->leftover!=left0 ) x->unread++;
     x->leftover = left0;
     nbsp = 0;
     goto decided;
@@ -884,7 +901,8 @@ decided:
     ** their run they are a real letter and its quotes as often ("též“"
     ** beside "tÃ©Å¾â€œ" would give 鞓) */
     if( fix && candidate(x, i, b, prev, pending, &c)
-     && (fix==3 ? c.level!=0 || (c.word_end ? ncand>=2 : x->rescue==2)
+     && (fix==3 ? c.level!=0 || x->cs==UTF8_MOJI_CP1251
+                  || (c.word_end ? ncand>=2 : x->rescue==2)
                 : c.level>=1) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
@@ -1113,6 +1131,17 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       x.leftover = x.confident = x.fixes = x.explained = x.potential = 0;
       x.latin1 = 0;
       do_pass(&x);
+      x.rescue = 0;
+    }
+    if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.glued>=2 && x.leftover==0
+     && x.unread==0 ){
+      /* rule 8: Latin text misread whole, with no Russian beside
+      ** ("JГјrgen MГјller"): two Latin letters or more, each glued to a
+      ** Latin word, and nothing else that is not ASCII */
+      x.rescue = 1;
+      x.fixes = x.explained = x.potential = 0;
+      do_pass(&x);
+      x.confident = 1;                  /* for the writing pass's rescue */
       x.rescue = 0;
     }
     if( x.fixes==0 || (found && x.explained<=best->explained) ) continue;
