@@ -84,7 +84,10 @@
 **    emoji "рџ™Њ"), not another letter: real "Её" would give Ÿ, "Ті" ҳ;
 **    but a Latin letter or a sign when the run is glued to a Latin word
 **    ("MГјller", "OKВ»": no Cyrillic word is spelled with Latin letters),
-**    not when it ends in an apostrophe before one ("Ъ’s").
+**    not when it ends in an apostrophe before one ("Ъ’s"). Latin text
+**    misread whole is sure without Russian beside: two such glued runs
+**    at least, giving Latin letters, and nothing else outside ASCII
+**    ("JГјrgen MГјller"; "MГјller" alone is left).
 ** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
 **    Hungarian and Romanian text is made of cp1250's characters, and
 **    MacRoman's are the accented letters and dashes and quotes of every
