@@ -83,11 +83,13 @@
 **    letter of Russian's block or a sign ("РІ" for "в", "вЂ”" for —, an
 **    emoji "рџ™Њ"), not another letter: real "Её" would give Ÿ, "Ті" ҳ;
 **    but a Latin letter or a sign when the run is glued to a Latin word
-**    ("MГјller", "OKВ»": no Cyrillic word is spelled with Latin letters),
-**    not when it ends in an apostrophe before one ("Ъ’s"). Latin text
-**    misread whole is sure without Russian beside: two such glued runs
-**    at least, giving Latin letters, and nothing else outside ASCII
-**    ("JГјrgen MГјller"; "MГјller" alone is left).
+**    ("MГјller", "DVDВ»": no Cyrillic word is spelled with Latin
+**    letters), not where Latin and Cyrillic letters that look alike are
+**    mixed (glued_latin(): "PAДІO", "Гіpockoп", "«Канал TВ»"). Latin
+**    text misread whole is sure without Russian beside: two such glued
+**    runs at least giving Latin letters, the others glued or misread
+**    punctuation, nothing else outside ASCII ("JГјrgen MГјller";
+**    "MГјller" alone is left).
 ** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
 **    Hungarian and Romanian text is made of cp1250's characters, and
 **    MacRoman's are the accented letters and dashes and quotes of every
@@ -467,6 +469,8 @@ struct pass_ctx {
   size_t glued;             /* cp1251: runs glued to a Latin word that would
                             ** give a Latin letter (rule 8) */
   size_t unread;            /* cp1251: runs not wholly in candidates */
+  size_t runs;              /* cp1251: runs with a candidate */
+  size_t plain;             /* cp1251: of those, glued or punctuation */
   int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
@@ -787,6 +791,68 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
   return before_run>='0' && before_run<='9';        /* "10Â km", not "A/Â km" */
 }
 
+/* A Cyrillic letter А..я (D0 90..D1 8F) at s[i]? */
+static int cyr_letter_at(const pass_ctx *x, size_t i){
+  return i+1<x->n && ((x->s[i]==0xD0 && x->s[i+1]>=0x90)
+                   || (x->s[i]==0xD1 && x->s[i+1]<=0x8F));
+}
+
+/*
+** Rule 8: is the cp1251 run s[a..b), whose characters after the first
+** are second and last, glued to a Latin word? An ASCII letter right
+** before or after it, in a word with no Cyrillic of its own beyond its
+** Latin letters: a letter А..я there, unless another character of
+** bytes 80-BF follows it (a misread run starts so: "MГјllerвЂ™s"), is
+** a Cyrillic word with Latin letters in it ("Діaгностика", "Гіpockoп"
+** typed on two keyboards; a misread run never ends in А..я). Not after it across an apostrophe or an NBSP ("Ъ’s"
+** is a Cyrillic word's possessive, "Е" + NBSP + "and" a letter apart).
+** Words of capitals are where Cyrillic and Latin letters that look
+** alike are mixed ("PAДІO", "CPЕЋA", "WЕІGHT", "«Канал TВ»"), so a
+** capital glues only when the run's second character is no Latin twin
+** (Ѕ І Ј Ё Ї), and the word has a letter with no Cyrillic twin; the one
+** next to the run when the second is a closing mark ("KLDOVВ»", not
+** "PORSCHЕ»").
+*/
+static int twin_upper(unsigned char c){
+  return c>='A' && c<='Z' && strchr("ABCEHIJKMOPSTXY", c)!=0;
+}
+static int latin_twin(uint32_t u){
+  return u==0x401 || u==0x405 || u==0x406 || u==0x407 || u==0x408
+      || u==0x451 || u==0x455 || u==0x456 || u==0x457 || u==0x458;
+}
+static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
+                      uint32_t second){
+  size_t k;
+  unsigned char c = x->s[near];
+  if( (p>=2 && cyr_letter_at(x, p-2))
+   || (cyr_letter_at(x, q) && !(q+2<x->n && x->s[q+2]>=0x80 && !cyr_letter_at(x, q+2))) ){
+    return 0;
+  }
+  if( c>='a' && c<='z' ) return 1;
+  if( latin_twin(second) ) return 0;
+  if( is_closing(second) || any_quote(second) || second==0xA0 ) return !twin_upper(c);
+  for(k=p; k<q; k++) if( !twin_upper(x->s[k]) ) return 1;
+  return 0;
+}
+/* Latin letters text hardly uses, which a real Cyrillic word of two
+** letters glued to a Latin one gives: Ÿ ("Её"), ĳ Ĳ ("Ді"), ĸ ŉ ſ. */
+static int rare_latin(uint32_t d){
+  return d==0x178 || d==0x132 || d==0x133 || d==0x138 || d==0x149 || d==0x17F;
+}
+static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t second,
+                       uint32_t last){
+  size_t p, q;
+  if( a>0 && is_ascii_alpha(x->s[a-1]) ){
+    for(p=a-1; p>0 && is_ascii_alpha(x->s[p-1]); p--){}
+    if( glued_side(x, a-1, p, a, second) ) return 1;
+  }
+  if( b<x->n && is_ascii_alpha(x->s[b]) && last!=0x2019 && last!=0x2018 && last!=0xA0 ){
+    for(q=b+1; q<x->n && is_ascii_alpha(x->s[q]); q++){}
+    if( glued_side(x, b, b, q, second) ) return 1;
+  }
+  return 0;
+}
+
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
@@ -826,13 +892,10 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   /* fix 3: every candidate of the run; 1: the weak ones (rescue) */
   fix = strong>0 || weak>=2 ? 3 : 0;
   if( x->cs==UTF8_MOJI_CP1251 ){
-    /* a run glued to a Latin word ("kГјtl", "KLDOVВ»"): no Cyrillic
-    ** word is spelled with Latin letters, so in the rescue it may give a
-    ** Latin letter or a sign too ("Её" alone is a real word, "kЕёl" is
-    ** not); not a run that ends in an apostrophe before the word ("Ъ’s"
-    ** is a Cyrillic word's possessive), nor another script ("её’s" 帒) */
-    int glued = ncand==1 && (is_ascii_alpha(before_run)
-             || (b<x->n && is_ascii_alpha(x->s[b]) && c.last!=0x2019 && c.last!=0x2018));
+    /* a run glued to a Latin word ("MГјller"): in the rescue it may give
+    ** a Latin letter or a sign too (glued_latin() says when) */
+    int glued = ncand==1 && glued_latin(x, a, b, c.second, c.last)
+             && !rare_latin(c.d);
     /* rule 8: every character of the run in a candidate, two at least */
     fix = ncand>=2 && x->leftover==left0 ? 3 : 0;
     if( fix ) x->confident++;
@@ -841,7 +904,15 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** ("вЂ”" for —); never another letter, which a real word of two
     ** letters would give: "Её" Ÿ, "Ті" ҳ; nor a letter and an NBSP ("ГОСТ
     ** Р" + NBSP + "52289" is a standard's name) */
-    if( !fix && glued && latin_letter(c.d) && x->leftover==left0 ) x->glued++;
+    /* for Latin text misread whole (best_pass()): the runs, those glued
+    ** that give a Latin letter, and those that may stand beside them
+    ** (glued and a sign, or the punctuation of "вЂ™" alone) */
+    if( ncand>0 ) x->runs++;
+    if( !fix && ncand==1 && x->leftover==left0 ){
+      if( glued && latin_letter(c.d) ) x->glued++;
+      if( (glued && (latin_letter(c.d) || sign))
+       || (c.nchars==3 && c.d>=0x2010 && c.d<=0x203A) ) x->plain++;
+    }
     if( !fix && x->rescue && ncand==1 && x->leftover==left0
      && ((cyr+sign==1 && !nbsp2) || (glued && (sign || latin_letter(c.d)))) ) fix = 3;
     if( x->leftover!=left0 ) x->unread++;
@@ -1136,8 +1207,8 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       do_pass(&x);
       x.rescue = 0;
     }
-    if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.glued>=2 && x.leftover==0
-     && x.unread==0 ){
+    if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.glued>=2 && x.plain==x.runs
+     && x.leftover==0 && x.unread==0 ){
       /* rule 8: Latin text misread whole, with no Russian beside
       ** ("JГјrgen MГјller"): two Latin letters or more, each glued to a
       ** Latin word, and nothing else that is not ASCII */
