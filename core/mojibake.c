@@ -85,11 +85,12 @@
 **    but a Latin letter or a sign when the run is glued to a Latin word
 **    ("MГјller", "DVDВ»": no Cyrillic word is spelled with Latin
 **    letters), not where Latin and Cyrillic letters that look alike are
-**    mixed (glued_latin(): "PAДІO", "Гіpockoп", "«Канал TВ»"). Latin
-**    text misread whole is sure without Russian beside: two such glued
-**    runs at least giving Latin letters, the others glued or misread
-**    punctuation, nothing else outside ASCII ("JГјrgen MГјller";
-**    "MГјller" alone is left).
+**    mixed (glued_latin(): "PAДІO", "Гіpockoп", "«Канал TВ»", "Еіght").
+**    Latin text misread whole is sure without Russian beside: two such
+**    runs at least inside Latin words giving Latin letters, the others
+**    glued or misread punctuation, nothing else outside ASCII ("JГјrgen
+**    MГјller"; "MГјller" alone is left, and "Гђa Ana i Гђo", whose runs
+**    start their words).
 ** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
 **    Hungarian and Romanian text is made of cp1250's characters, and
 **    MacRoman's are the accented letters and dashes and quotes of every
@@ -798,20 +799,26 @@ static int cyr_letter_at(const pass_ctx *x, size_t i){
 }
 
 /*
-** Rule 8: is the cp1251 run s[a..b), whose characters after the first
-** are second and last, glued to a Latin word? An ASCII letter right
-** before or after it, in a word with no Cyrillic of its own beyond its
-** Latin letters: a letter А..я there, unless another character of
-** bytes 80-BF follows it (a misread run starts so: "MГјllerвЂ™s"), is
-** a Cyrillic word with Latin letters in it ("Діaгностика", "Гіpockoп"
-** typed on two keyboards; a misread run never ends in А..я). Not after it across an apostrophe or an NBSP ("Ъ’s"
-** is a Cyrillic word's possessive, "Е" + NBSP + "and" a letter apart).
-** Words of capitals are where Cyrillic and Latin letters that look
-** alike are mixed ("PAДІO", "CPЕЋA", "WЕІGHT", "«Канал TВ»"), so a
-** capital glues only when the run's second character is no Latin twin
-** (Ѕ І Ј Ё Ї), and the word has a letter with no Cyrillic twin; the one
-** next to the run when the second is a closing mark ("KLDOVВ»", not
-** "PORSCHЕ»").
+** Rule 8: is the cp1251 run s[a..b), which gives d and whose characters
+** after the first are second and last, glued to a Latin word? 2 with an
+** ASCII letter before it (inside the word), 1 with one only after it (at
+** the word's start), 0 not. Cyrillic and Latin letters that look alike
+** do get mixed in one word (OCR, two keyboard layouts, spam), so:
+** - the word has no Cyrillic letter of its own beyond its Latin letters:
+**   a letter А..я there, unless a character of bytes 80-BF follows it
+**   (a misread run starts so: "MГјllerвЂ™s"), is a Cyrillic word typed
+**   on two keyboards ("Діaгностика", "Гіpockoп"; a misread run never
+**   ends in А..я);
+** - next to a capital, the run's second character is no Latin twin
+**   (Ѕ І Ј Ё Ї: "PAДІO", "WЕІGHT") and some letter of the word is no
+**   capital with a Cyrillic twin ("CPЕЋA"); before a closing mark, the
+**   capital next to the run has none ("DVDВ»", not "«Канал TВ»",
+**   "«PORSCHЕ»");
+** - at a word's start, the Latin letters after it are not all twins of
+**   small Cyrillic letters ("Гђa", "Гіpo", "Дјeca"), and Е is not
+**   followed by a Latin twin ("Еіght", "Еѕsays");
+** - not across an apostrophe or an NBSP after it ("Ъ’s" is a Cyrillic
+**   word's possessive, "Е" + NBSP + "and" a letter and a word).
 */
 static int twin_upper(unsigned char c){
   return c>='A' && c<='Z' && strchr("ABCEHIJKMOPSTXY", c)!=0;
@@ -820,35 +827,52 @@ static int latin_twin(uint32_t u){
   return u==0x401 || u==0x405 || u==0x406 || u==0x407 || u==0x408
       || u==0x451 || u==0x455 || u==0x456 || u==0x457 || u==0x458;
 }
+static int twin_lower(unsigned char c){
+  return c>='a' && c<='z' && strchr("acejikopsxy", c)!=0;
+}
+/* One side for glued_latin(): s[p..q) the word's ASCII letters on that
+** side, s[near] the one next to the run; start: nothing Latin before it. */
 static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
-                      uint32_t second){
+                      uint32_t second, int start){
   size_t k;
   unsigned char c = x->s[near];
   if( (p>=2 && cyr_letter_at(x, p-2))
    || (cyr_letter_at(x, q) && !(q+2<x->n && x->s[q+2]>=0x80 && !cyr_letter_at(x, q+2))) ){
     return 0;
   }
-  if( c>='a' && c<='z' ) return 1;
+  if( c>='a' && c<='z' ){
+    /* at a word's start, "Гђa", "Гіpo", "Дјeca": Latin letters after it
+    ** that all have a Cyrillic twin are a Cyrillic word typed on two
+    ** keyboards as often ("pГЈo" for pão, inside a word, is undone) */
+    if( !start || (q<x->n && x->s[q]>=0x80) ) return 1;  /* "Г‡aДџrД±" */
+    for(k=p; k<q; k++) if( !twin_lower(x->s[k]) ) return 1;
+    return 0;
+  }
   if( latin_twin(second) ) return 0;
   if( is_closing(second) || any_quote(second) || second==0xA0 ) return !twin_upper(c);
   for(k=p; k<q; k++) if( !twin_upper(x->s[k]) ) return 1;
   return 0;
 }
+
 /* Latin letters text hardly uses, which a real Cyrillic word of two
 ** letters glued to a Latin one gives: Ÿ ("Её"), ĳ Ĳ ("Ді"), ĸ ŉ ſ. */
 static int rare_latin(uint32_t d){
   return d==0x178 || d==0x132 || d==0x133 || d==0x138 || d==0x149 || d==0x17F;
 }
-static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t second,
-                       uint32_t last){
+static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
+                       uint32_t second, uint32_t last){
   size_t p, q;
-  if( a>0 && is_ascii_alpha(x->s[a-1]) ){
+  int start = !(a>0 && is_ascii_alpha(x->s[a-1]));   /* at a word's start */
+  if( !start ){
     for(p=a-1; p>0 && is_ascii_alpha(x->s[p-1]); p--){}
-    if( glued_side(x, a-1, p, a, second) ) return 1;
+    if( glued_side(x, a-1, p, a, second, 0) ) return 2;
   }
+  /* at a word's start, Е then a Latin twin is "Еіght", "Еѕsays" (English
+  ** with Cyrillic letters that look alike) as often as ų or ž */
+  if( start && d>=0x140 && d<=0x17F && latin_twin(second) ) return 0;
   if( b<x->n && is_ascii_alpha(x->s[b]) && last!=0x2019 && last!=0x2018 && last!=0xA0 ){
     for(q=b+1; q<x->n && is_ascii_alpha(x->s[q]); q++){}
-    if( glued_side(x, b, b, q, second) ) return 1;
+    if( glued_side(x, b, b, q, second, start) ) return start ? 1 : 2;
   }
   return 0;
 }
@@ -894,8 +918,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   if( x->cs==UTF8_MOJI_CP1251 ){
     /* a run glued to a Latin word ("MГјller"): in the rescue it may give
     ** a Latin letter or a sign too (glued_latin() says when) */
-    int glued = ncand==1 && glued_latin(x, a, b, c.second, c.last)
-             && !rare_latin(c.d);
+    int glued = ncand==1 && !rare_latin(c.d) ? glued_latin(x, a, b, c.d, c.second, c.last) : 0;
     /* rule 8: every character of the run in a candidate, two at least */
     fix = ncand>=2 && x->leftover==left0 ? 3 : 0;
     if( fix ) x->confident++;
@@ -909,7 +932,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** (glued and a sign, or the punctuation of "вЂ™" alone) */
     if( ncand>0 ) x->runs++;
     if( !fix && ncand==1 && x->leftover==left0 ){
-      if( glued && latin_letter(c.d) ) x->glued++;
+      if( glued==2 && latin_letter(c.d) ) x->glued++;      /* inside a word */
       if( (glued && (latin_letter(c.d) || sign))
        || (c.nchars==3 && c.d>=0x2010 && c.d<=0x203A) ) x->plain++;
     }
