@@ -818,7 +818,8 @@ static int cyr_letter_at(const pass_ctx *x, size_t i){
 **   small Cyrillic letters ("Гђa", "Гіpo", "Дјeca"), and Е is not
 **   followed by a Latin twin ("Еіght", "Еѕsays");
 ** - not across an apostrophe or an NBSP after it ("Ъ’s" is a Cyrillic
-**   word's possessive, "Е" + NBSP + "and" a letter and a word).
+**   word's possessive, "Е" + NBSP + "and" a letter and a word);
+** - not after a small letter when it gives a capital ("abcГ“").
 */
 static int twin_upper(unsigned char c){
   return c>='A' && c<='Z' && strchr("ABCEHIJKMOPSTXY", c)!=0;
@@ -863,6 +864,9 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
                        uint32_t second, uint32_t last){
   size_t p, q;
   int start = !(a>0 && is_ascii_alpha(x->s[a-1]));   /* at a word's start */
+  /* a capital after a small letter is no word's spelling ("abcГ“" would
+  ** give Ó, "abcД»" Ļ): only a word of capitals glues before it */
+  if( !start && upper_ext(d) && x->s[a-1]>='a' ) return 0;
   if( !start ){
     for(p=a-1; p>0 && is_ascii_alpha(x->s[p-1]); p--){}
     if( glued_side(x, a-1, p, a, second, 0) ) return 2;
