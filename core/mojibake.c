@@ -469,9 +469,9 @@ struct pass_ctx {
   size_t rescuable;         /* runs not fixed that rule 9's rescue may take */
   size_t glued;             /* cp1251: runs glued to a Latin word that would
                             ** give a Latin letter (rule 8) */
-  size_t unread;            /* cp1251: runs not wholly in candidates */
-  size_t runs;              /* cp1251: runs with a candidate */
-  size_t plain;             /* cp1251: of those, glued or punctuation */
+  size_t runs;              /* cp1251: runs */
+  size_t plain;             /* cp1251: of those, one glued candidate or
+                            ** misread punctuation, wholly */
   int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
@@ -926,23 +926,23 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     /* rule 8: every character of the run in a candidate, two at least */
     fix = ncand>=2 && x->leftover==left0 ? 3 : 0;
     if( fix ) x->confident++;
+    /* for Latin text misread whole (best_pass()): the runs, those glued
+    ** inside a word that give a Latin letter, and those that may stand
+    ** beside them (glued and a sign, or the punctuation of "вЂ™" alone) */
+    x->runs++;
+    if( !fix && ncand==1 && x->leftover==left0 ){
+      if( glued==2 && latin_letter(c.d) ) x->glued++;
+      if( (glued && (latin_letter(c.d) || sign))
+       || (c.nchars==3 && c.d>=0x2010 && c.d<=0x203A) ) x->plain++;
+    }
     /* the rescue: a run of one, wholly consumed, that gives a letter of
     ** Russian's block as the misread runs do ("РІ" for "в"), or a sign
     ** ("вЂ”" for —); never another letter, which a real word of two
     ** letters would give: "Её" Ÿ, "Ті" ҳ; nor a letter and an NBSP ("ГОСТ
-    ** Р" + NBSP + "52289" is a standard's name) */
-    /* for Latin text misread whole (best_pass()): the runs, those glued
-    ** that give a Latin letter, and those that may stand beside them
-    ** (glued and a sign, or the punctuation of "вЂ™" alone) */
-    if( ncand>0 ) x->runs++;
-    if( !fix && ncand==1 && x->leftover==left0 ){
-      if( glued==2 && latin_letter(c.d) ) x->glued++;      /* inside a word */
-      if( (glued && (latin_letter(c.d) || sign))
-       || (c.nchars==3 && c.d>=0x2010 && c.d<=0x203A) ) x->plain++;
-    }
+    ** Р" + NBSP + "52289" is a standard's name); but glued, a Latin
+    ** letter or a sign */
     if( !fix && x->rescue && ncand==1 && x->leftover==left0
      && ((cyr+sign==1 && !nbsp2) || (glued && (sign || latin_letter(c.d)))) ) fix = 3;
-    if( x->leftover!=left0 ) x->unread++;
     x->leftover = left0;
     nbsp = 0;
     goto decided;
@@ -1195,6 +1195,16 @@ static size_t count_c1(const unsigned char *s, size_t n){
   return k;
 }
 
+/* Count x's pass again with the rescue at level rescue (what the writing
+** pass will do), from fresh counts. */
+static void count_rescued(pass_ctx *x, int rescue){
+  x->rescue = rescue;
+  x->leftover = x->confident = x->fixes = x->explained = x->potential = 0;
+  x->latin1 = 0;
+  do_pass(x);
+  x->rescue = 0;
+}
+
 /*
 ** Rule 10: of the readings the one that explains most (its fixes take in
 ** the most characters: "‚Ä§" is one MacRoman character, where cp1250
@@ -1228,22 +1238,16 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       /* rule 9's rescue is part of what a strict reading explains (the
       ** writing pass does it): count again with it, when it may take a run
       ** (a pass costs as much as reading the value) */
-      x.rescue = x.leftover==0 ? 2 : 1;
-      x.leftover = x.confident = x.fixes = x.explained = x.potential = 0;
-      x.latin1 = 0;
-      do_pass(&x);
-      x.rescue = 0;
+      count_rescued(&x, x.leftover==0 ? 2 : 1);
     }
     if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.glued>=2 && x.plain==x.runs
-     && x.leftover==0 && x.unread==0 ){
+     && x.leftover==0 ){
       /* rule 8: Latin text misread whole, with no Russian beside
-      ** ("JГјrgen MГјller"): two Latin letters or more, each glued to a
-      ** Latin word, and nothing else that is not ASCII */
-      x.rescue = 1;
-      x.fixes = x.explained = x.potential = 0;
-      do_pass(&x);
+      ** ("JГјrgen MГјller"): two Latin letters or more, each glued inside
+      ** a Latin word, every run wholly so or punctuation, nothing else
+      ** that is not ASCII */
+      count_rescued(&x, 1);
       x.confident = 1;                  /* for the writing pass's rescue */
-      x.rescue = 0;
     }
     if( x.fixes==0 || (found && x.explained<=best->explained) ) continue;
     *best = x;
