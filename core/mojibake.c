@@ -90,7 +90,10 @@
 **    runs at least inside Latin words giving Latin letters, the others
 **    glued or misread punctuation, nothing else outside ASCII ("JГјrgen
 **    MГјller"; "MГјller" alone is left, and "Гђa Ana i Гђo", whose runs
-**    start their words).
+**    start their words). When every non-ASCII character of the value is
+**    in a candidate, "В»" is undone even where the value's « is not
+**    misread ("Главная В» Новости": breadcrumbs; «Витамин В» is real, but
+**    its « is in no candidate).
 ** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
 **    Hungarian and Romanian text is made of cp1250's characters, and
 **    MacRoman's are the accented letters and dashes and quotes of every
@@ -119,7 +122,10 @@
 **    German quotes (a hair space). Nothing else: weak candidates are what real text is made of
 **    here (Slovak "PÄŤ", "DĹŽKA"; "–π" in mathematics; Estonian „Öösel“
 **    would give ㅚ; Turkish "HÂLÂ»"), so "√π", "A–Ü", "PÄŤ" stay beside
-**    a misread "Caf√©" or "pĹ™Ă­liĹˇ".
+**    a misread "Caf√©" or "pĹ™Ă­liĹˇ". But when every non-ASCII character
+**    of the value is in a candidate, a run of one tell-tale candidate
+**    that gives a sign of Latin-1 is undone, as rule 5 does: "«VÝSTUPÂ»"
+**    ("HÂLÂ»" has an Â in no candidate).
 ** 10. Which reading: each charset whose filter lets the value through is
 **    counted; the one whose fixes take in the most characters wins, the
 **    first of cp1252, cp1250, MacRoman, cp1251 on a tie (where two read
@@ -472,6 +478,7 @@ struct pass_ctx {
   size_t runs;              /* cp1251: runs */
   size_t plain;             /* cp1251: of those, one glued candidate or
                             ** misread punctuation, wholly */
+  size_t missed;            /* cp1251: characters of runs in no candidate */
   int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
@@ -940,9 +947,13 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** ("вЂ”" for —); never another letter, which a real word of two
     ** letters would give: "Её" Ÿ, "Ті" ҳ; nor a letter and an NBSP ("ГОСТ
     ** Р" + NBSP + "52289" is a standard's name); but glued, a Latin
-    ** letter or a sign */
+    ** letter or a sign; and when every character of the value is in a
+    ** candidate (rescue 2: no real text beside), "В»" whose « is not
+    ** misread: the breadcrumbs "Главная В» Новости" */
     if( !fix && x->rescue && ncand==1 && x->leftover==left0
-     && ((cyr+sign==1 && !nbsp2) || (glued && (sign || latin_letter(c.d)))) ) fix = 3;
+     && ((cyr+sign==1 && (!nbsp2 || (x->rescue==2 && sign)))
+         || (glued && (sign || latin_letter(c.d)))) ) fix = 3;
+    x->missed += x->leftover - left0;
     x->leftover = left0;
     nbsp = 0;
     goto decided;
@@ -965,6 +976,11 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** 0]" are mathematics (–π would give й, –∞ а) */
     if( !fix && x->rescue && wild==1 && !greek && whole && ncand==1 && cyr==1
      && x->cyrillic>0 && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
+    /* when every character of the value is in a candidate, a sign of
+    ** Latin-1 from a tell-tale too, doubtful alone after a capital
+    ** ("«VÝSTUPÂ»": Turkish "HÂLÂ»" ends so, but its first Â is in no
+    ** candidate) */
+    if( !fix && x->rescue==2 && whole && ncand==1 && !wild && c.d>=0xA0 && c.d<=0xBF ) fix = 3;
     if( ncand==0 ) fix = 0;
     nbsp = x->cs==UTF8_MOJI_CP1250 ? nbsp_at_end(x, a, b, before_run) : 0;
     goto decided;
@@ -1200,6 +1216,7 @@ static size_t count_c1(const unsigned char *s, size_t n){
 static void count_rescued(pass_ctx *x, int rescue){
   x->rescue = rescue;
   x->leftover = x->confident = x->fixes = x->explained = x->potential = 0;
+  x->missed = 0;
   x->latin1 = 0;
   do_pass(x);
   x->rescue = 0;
@@ -1271,7 +1288,9 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
   while( depth<UTF8_MOJI_MAX_DEPTH && utf8_moji_possible(cur, len) ){
     pass_ctx x;
     if( !best_pass(cur, len, depth, depth ? chain[0] : UTF8_MOJI_CP1252, &x) ) break;
-    x.rescue = x.confident==0 ? 0 : x.leftover==0 ? 2 : 1;
+    /* 2: every non-ASCII character is in a candidate (cp1251 counts
+    ** those its runs leave apart: missed) */
+    x.rescue = x.confident==0 ? 0 : x.leftover==0 && x.missed==0 ? 2 : 1;
     x.fixes = 0;
     x.confident = 0;
     x.out = out;
