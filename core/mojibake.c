@@ -102,7 +102,8 @@
 **    three-byte character (√©, ‚Äô, ÊÄó); cp1250 Â Ă Ä Ĺ â đ (Ă©, Ĺ™,
 **    Ä›, â€ž). Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
 **    Ĺ (capitals themselves) and a capital, is weak ("PĂŞUNE" is
-**    Romanian); Ä then a closing mark at the start of a word is weak
+**    Romanian), unless a small letter follows ("MĂĽller": a word of
+**    capitals does not go on so); Ä then a closing mark at the start of a word is weak
 **    («Ä»); MacRoman's √π after no letter is weak (math), a three-byte
 **    candidate not led by ‚ is weak (CJK needs two). Other leads make
 **    candidates only in a run made wholly of candidates, two at least:
@@ -546,6 +547,7 @@ static int upper_ext(uint32_t c){
 
 static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark);
 static int letter_at(const struct pass_ctx *x, size_t j);
+static int small_at(const struct pass_ctx *x, size_t j);
 static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
                       uint32_t last, size_t j);
 static int wild_lead(utf8_moji_charset cs, int b0);
@@ -590,8 +592,10 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   }
   if( !mac ){
     /* cp1250's leads Â Ă Ä Ĺ are capitals: "PĂŞUNE" (Romanian), «Ä»
-    ** (ě is "Ä›" after a letter, Ż "Ĺ»" at the start of a word) */
-    if( upper_ext(prev) && latin_letter(second) && upper_ext(second) ) return 1;
+    ** (ě is "Ä›" after a letter, Ż "Ĺ»" at the start of a word); but
+    ** a word of capitals does not go on in small letters: "MĂĽller",
+    ** "SĂŁo" are ü and ã after a capital */
+    if( upper_ext(prev) && latin_letter(second) && upper_ext(second) && !small_at(x, j) ) return 1;
     if( b0==0xC4 && is_closing(last) && !letter(prev) ) return 1;
   }
   /* one letter in quotes («Â», „Ä“): it names a letter */
@@ -650,6 +654,12 @@ static int nbsp_among(const struct pass_ctx *x, size_t i, size_t j){
 static int letter_at(const struct pass_ctx *x, size_t j){
   uint32_t c = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
   return letter(c);
+}
+
+/* Is s[j] a small letter (ASCII or Latin-1 .. Latin Extended-B)? */
+static int small_at(const struct pass_ctx *x, size_t j){
+  uint32_t c = j<x->n ? utf8_decode_valid(x->s+j).codepoint : 0;
+  return letter(c) && !upper_ext(c);
 }
 
 /* After a closing mark at s[j]: does the word end there (no letter
