@@ -123,10 +123,10 @@
 **    German quotes (a hair space). Nothing else: weak candidates are what real text is made of
 **    here (Slovak "PÄŤ", "DĹŽKA"; "–π" in mathematics; Estonian „Öösel“
 **    would give ㅚ; Turkish "HÂLÂ»"), so "√π", "A–Ü", "PÄŤ" stay beside
-**    a misread "Caf√©" or "pĹ™Ă­liĹˇ". But when every non-ASCII character
-**    of the value is in a candidate, a run of one tell-tale candidate
-**    that gives a sign of Latin-1 is undone, as rule 5 does: "«VÝSTUPÂ»"
-**    ("HÂLÂ»" has an Â in no candidate).
+**    a misread "Caf√©" or "pĹ™Ă­liĹˇ". As in rule 4, cp1250's "Â»" after
+**    a capital is no word's end in a value whose opening "Â«" is misread
+**    too ("Â«VĂťSTUPÂ»"; Turkish "HALÂ»" ends so, Romanian "RÂŞNOV"
+**    holds ÂŞ: a wider rescue of Â and a sign changed them).
 ** 10. Which reading: each charset whose filter lets the value through is
 **    counted; the one whose fixes take in the most characters wins, the
 **    first of cp1252, cp1250, MacRoman, cp1251 on a tie (where two read
@@ -586,9 +586,12 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     if( mac && !common_punct(d) ) return 0;
     return level3(x, prev, second, last, j);
   }
+  /* "SPÄ”", „JÄÄ“: a capital ending a word; but as rule 4 has it, not
+  ** cp1250's "Â»" in a value whose opening "Â«" is misread too */
   if( (is_closing(last) || last==0xA0 || last==0xAB || last==0x201C || last==0x2018)
-   && upper_ext(prev) && word_ends(x, j, last) ){
-    return 0;                            /* "SPÄ”", „JÄÄ“: a capital ending a word */
+   && upper_ext(prev) && word_ends(x, j, last)
+   && !(!mac && b0==0xC2 && last==0xBB && x->opened) ){
+    return 0;
   }
   if( !mac ){
     /* cp1250's leads Â Ă Ä Ĺ are capitals: "PĂŞUNE" (Romanian), «Ä»
@@ -986,11 +989,6 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** 0]" are mathematics (–π would give й, –∞ а) */
     if( !fix && x->rescue && wild==1 && !greek && whole && ncand==1 && cyr==1
      && x->cyrillic>0 && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
-    /* when every character of the value is in a candidate, a sign of
-    ** Latin-1 from a tell-tale too, doubtful alone after a capital
-    ** ("«VÝSTUPÂ»": Turkish "HÂLÂ»" ends so, but its first Â is in no
-    ** candidate) */
-    if( !fix && x->rescue==2 && whole && ncand==1 && !wild && c.d>=0xA0 && c.d<=0xBF ) fix = 3;
     if( ncand==0 ) fix = 0;
     nbsp = x->cs==UTF8_MOJI_CP1250 ? nbsp_at_end(x, a, b, before_run) : 0;
     goto decided;
@@ -1178,7 +1176,7 @@ static void do_pass(pass_ctx *x){
   /* once per pass, before anything is written (out may be s) */
   /* a misread opening guillemet: cp1252 "Â«" or "Â‹" (then "Â»" after a
   ** capital is its closing one, not a word ending in Â), cp1251 "В«" */
-  x->opened = x->cs==UTF8_MOJI_CP1252
+  x->opened = x->cs==UTF8_MOJI_CP1252 || x->cs==UTF8_MOJI_CP1250
             ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5)
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4);
   while( p<x->n ){
