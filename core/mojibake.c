@@ -78,7 +78,9 @@
 **    characters this misreading produces, so the rule is stricter and
 **    has no levels: a run (of characters with a cp1251 byte) is fixed
 **    only when every one of its characters is inside a candidate and it
-**    has two candidates at least ("РџСЂРёРІРµС‚"); once one run is, runs
+**    has two candidates at least ("РџСЂРёРІРµС‚"), not counting those that
+**    give what no misread text is made of, and no two letters side by
+**    side of two scripts (odd_1251(): Ukrainian "СІТІ" would give ѲҲ); once one run is, runs
 **    of one candidate wholly consumed are fixed too when it gives a
 **    letter of Russian's block or a sign ("РІ" for "в", "вЂ”" for —, an
 **    emoji "рџ™Њ"), not another letter: real "Её" would give Ÿ, "Ті" ҳ;
@@ -901,10 +903,44 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
   return 0;
 }
 
+/*
+** Rule 8's evidence. Capitals of Ukrainian, Belarusian and Serbian are
+** followed by І Ї Є Ў Ј and the like, cp1251's bytes 80-BF, so a word of
+** capitals is a run of candidates ("СІТІ" would give ѲҲ, "ДІДІ" ĲĲ,
+** "ВІШІ" ²ز). What those give, no misread text is made of: Cyrillic
+** letters outside the languages cp1251 is for (U+0460-U+04FF but Ґ ґ),
+** Greek outside the modern alphabet, Yiddish ligatures, rare_latin(),
+** and ² ³ but after a Cyrillic letter (the "ВІ" "Ві" of every Ukrainian
+** text; misread "м²" is "РјВІ"). Those do not count toward a run's two
+** candidates (before: the script of the candidate before, 4 Cyrillic);
+** and two letters side by side are of one script ("ХІРІ" would give
+** Armenian ղ then в, "Хіміє" ճ then 쳺).
+*/
+static int rare_latin(uint32_t d);
+static int odd_1251(uint32_t d, int before){
+  return (d>=0x460 && d<=0x4FF && d!=0x490 && d!=0x491)
+      || (d>=0x370 && d<=0x385) || (d>=0x3CF && d<=0x3FF)
+      || (d>=0x5F0 && d<=0x5F4) || rare_latin(d)
+      || ((d==0xB2 || d==0xB3) && before!=4);
+}
+static int script_of(uint32_t d){
+  if( d>=0xC0 && d<=0x24F && d!=0xD7 && d!=0xF7 ) return 1;   /* Latin */
+  if( d>=0x370 && d<=0x3FF ) return 2;                         /* Greek */
+  if( d>=0x400 && d<=0x52F ) return 4;                         /* Cyrillic */
+  if( d>=0x530 && d<=0x58F ) return 8;                         /* Armenian */
+  if( d>=0x590 && d<=0x5FF ) return 16;                        /* Hebrew */
+  if( d>=0x600 && d<=0x6FF ) return 32;                        /* Arabic */
+  if( d>=0x1100 && d<=0x11FF ) return 64;                      /* Hangul */
+  if( d>=0x2E80 && d<=0x9FFF ) return 64;                      /* CJK, kana */
+  if( d>=0xAC00 && d<=0xD7AF ) return 64;                      /* Hangul */
+  return 0;                                                    /* signs */
+}
+
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
-  size_t cyr = 0, sign = 0, nbsp2 = 0;
+  size_t cyr = 0, sign = 0, nbsp2 = 0, odd = 0;
+  int script = 0, mixed = 0;
   size_t left0 = x->leftover;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
@@ -925,6 +961,12 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       /* a one-letter word then NBSP ("ГОСТ Р" + NBSP): real text as
       ** often; and "В»", », only where the value's « is misread too
       ** ("В«"): «Витамин В» is real */
+      if( x->cs==UTF8_MOJI_CP1251 ){
+        int sc = script_of(c.d);
+        odd += odd_1251(c.d, script);
+        if( sc && script && sc!=script ) mixed = 1;
+        script = sc;
+      }
       if( (c.d>=0x400 && c.d<=0x47F && c.second==0xA0)
        || (c.d==0xBB && !x->opened) ) nbsp2++;
       prev = c.last;
@@ -944,7 +986,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** a Latin letter or a sign too (glued_latin() says when) */
     int glued = ncand==1 && !rare_latin(c.d) ? glued_latin(x, a, b, c.d, c.second, c.last) : 0;
     /* rule 8: every character of the run in a candidate, two at least */
-    fix = ncand>=2 && x->leftover==left0 ? 3 : 0;
+    fix = ncand>=odd+2 && x->leftover==left0 && !mixed ? 3 : 0;
     if( fix ) x->confident++;
     /* for Latin text misread whole (best_pass()): the runs, those glued
     ** inside a word that give a Latin letter, and those that may stand
