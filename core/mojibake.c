@@ -80,8 +80,8 @@
 **    only when every one of its characters is inside a candidate and it
 **    has two candidates at least ("РџСЂРёРІРµС‚"), not counting those that
 **    give what no misread text is made of, and no two letters side by
-**    side of two scripts (odd_1251(): Ukrainian "СІТІ" would give ѲҲ); once one run is, runs
-**    of one candidate wholly consumed are fixed too when it gives a
+**    side of two scripts (odd_1251(): Ukrainian "СІТІ" would give ѲҲ);
+**    once one run is, runs of one candidate wholly consumed are fixed too when it gives a
 **    letter of Russian's block or a sign ("РІ" for "в", "вЂ”" for —, an
 **    emoji "рџ™Њ"), not another letter: real "Её" would give Ÿ, "Ті" ҳ;
 **    but a Latin letter or a sign when the run is glued to a Latin word
@@ -105,8 +105,8 @@
 **    Ä›, â€ž). Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
 **    Ĺ (capitals themselves) and a capital, is weak ("PĂŞUNE" is
 **    Romanian), unless a small letter follows ("MĂĽller": a word of
-**    capitals does not go on so); Ä then a closing mark at the start of a word is weak
-**    («Ä»); MacRoman's √π after no letter is weak (math), a three-byte
+**    capitals does not go on so); Ä then a closing mark at the start of
+**    a word is weak («Ä»); MacRoman's √π after no letter is weak (math), a three-byte
 **    candidate not led by ‚ is weak (CJK needs two). Other leads make
 **    candidates only in a run made wholly of candidates, two at least:
 **    Cyrillic (MacRoman – —, cp1250 Đ Ń), Hebrew (◊, ×), CJK; Greek
@@ -912,28 +912,29 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
 ** Greek outside the modern alphabet, Yiddish ligatures, rare_latin(),
 ** and ² ³ but after a Cyrillic letter (the "ВІ" "Ві" of every Ukrainian
 ** text; misread "м²" is "РјВІ"). Those do not count toward a run's two
-** candidates (before: the script of the candidate before, 4 Cyrillic);
-** and two letters side by side are of one script ("ХІРІ" would give
-** Armenian ղ then в, "Хіміє" ճ then 쳺).
+** candidates; and two letters side by side are of one script ("ХІРІ"
+** would give Armenian ղ then в, "Хіміє" ճ then 쳺).
 */
-static int rare_latin(uint32_t d);
+enum { SCRIPT_NONE, SCRIPT_LATIN, SCRIPT_GREEK, SCRIPT_CYRILLIC, SCRIPT_ARMENIAN,
+       SCRIPT_HEBREW, SCRIPT_ARABIC, SCRIPT_EAST_ASIAN };
+static int script_of(uint32_t d){
+  if( latin_letter(d) ) return SCRIPT_LATIN;
+  if( d>=0x370 && d<=0x3FF ) return SCRIPT_GREEK;
+  if( d>=0x400 && d<=0x52F ) return SCRIPT_CYRILLIC;
+  if( d>=0x530 && d<=0x58F ) return SCRIPT_ARMENIAN;
+  if( d>=0x590 && d<=0x5FF ) return SCRIPT_HEBREW;
+  if( d>=0x600 && d<=0x6FF ) return SCRIPT_ARABIC;
+  if( (d>=0x1100 && d<=0x11FF) || (d>=0x2E80 && d<=0x9FFF) || (d>=0xAC00 && d<=0xD7AF) ){
+    return SCRIPT_EAST_ASIAN;                        /* Hangul, CJK, kana */
+  }
+  return SCRIPT_NONE;                                /* signs */
+}
+/* before: the script of the candidate before d in its run */
 static int odd_1251(uint32_t d, int before){
   return (d>=0x460 && d<=0x4FF && d!=0x490 && d!=0x491)
       || (d>=0x370 && d<=0x385) || (d>=0x3CF && d<=0x3FF)
       || (d>=0x5F0 && d<=0x5F4) || rare_latin(d)
-      || ((d==0xB2 || d==0xB3) && before!=4);
-}
-static int script_of(uint32_t d){
-  if( d>=0xC0 && d<=0x24F && d!=0xD7 && d!=0xF7 ) return 1;   /* Latin */
-  if( d>=0x370 && d<=0x3FF ) return 2;                         /* Greek */
-  if( d>=0x400 && d<=0x52F ) return 4;                         /* Cyrillic */
-  if( d>=0x530 && d<=0x58F ) return 8;                         /* Armenian */
-  if( d>=0x590 && d<=0x5FF ) return 16;                        /* Hebrew */
-  if( d>=0x600 && d<=0x6FF ) return 32;                        /* Arabic */
-  if( d>=0x1100 && d<=0x11FF ) return 64;                      /* Hangul */
-  if( d>=0x2E80 && d<=0x9FFF ) return 64;                      /* CJK, kana */
-  if( d>=0xAC00 && d<=0xD7AF ) return 64;                      /* Hangul */
-  return 0;                                                    /* signs */
+      || ((d==0xB2 || d==0xB3) && before!=SCRIPT_CYRILLIC);
 }
 
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
@@ -958,15 +959,15 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.d>=0x400 && c.d<=0x47F ) cyr++;     /* Russian's letters */
       if( (c.d>=0x2000 && c.d<=0x20CF) || (c.d>=0xA0 && c.d<=0xBF)
        || (c.d>=0x1F000 && c.d<=0x1FAFF) ) sign++;
-      /* a one-letter word then NBSP ("ГОСТ Р" + NBSP): real text as
-      ** often; and "В»", », only where the value's « is misread too
-      ** ("В«"): «Витамин В» is real */
-      if( x->cs==UTF8_MOJI_CP1251 ){
+      if( x->cs==UTF8_MOJI_CP1251 ){           /* rule 8's evidence */
         int sc = script_of(c.d);
         odd += odd_1251(c.d, script);
         if( sc && script && sc!=script ) mixed = 1;
         script = sc;
       }
+      /* a one-letter word then NBSP ("ГОСТ Р" + NBSP): real text as
+      ** often; and "В»", », only where the value's « is misread too
+      ** ("В«"): «Витамин В» is real */
       if( (c.d>=0x400 && c.d<=0x47F && c.second==0xA0)
        || (c.d==0xBB && !x->opened) ) nbsp2++;
       prev = c.last;
