@@ -53,8 +53,10 @@
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
 **        closing “ ‘ of German and Czech quotes, after a capital, at the
 **        end of a word ("IRMÃ»", "VIÐ»", Turkish "HÂLÂ»", „JÄÄ“), but
-**        not "Â»" in a value with a misread opening "Â«" or "Â‹"; Ó Ô Ú
-**        Ý then Š Ž š ž ("ÚŽASNÝ", "Úžasný").
+**        not "Â»" in a value with a misread opening "Â«" or "Â‹"; Ó Ô
+**        Ö Ú Ý then Š Ž š ž ("ÚŽASNÝ", "Úžasný"), which after an ASCII
+**        character stay alone in their run even when every other
+**        character is misread (Slovak "DOHÚŽVE", Hungarian "ERÖŠOVÁ").
 ** 5. A run with a level-2 candidate or two level-1 ones is fixed whole,
 **    but for its level-0 candidates ("HYVÄÄ" + NBSP + "Å¾aba": the NBSP
 **    joins a real word's end to the run).
@@ -81,9 +83,10 @@
 **    has two candidates at least ("РџСЂРёРІРµС‚"), not counting those that
 **    give what no misread text is made of, and no two letters side by
 **    side of two scripts (odd_1251(): Ukrainian "СІТІ" would give ѲҲ);
-**    once one run is, runs of one candidate wholly consumed are fixed too when it gives a
-**    letter of Russian's block or a sign ("РІ" for "в", "вЂ”" for —, an
-**    emoji "рџ™Њ"), not another letter: real "Её" would give Ÿ, "Ті" ҳ;
+**    once one run is, runs of one candidate wholly consumed are fixed
+**    too when it gives a letter of cp1251's languages (U+0400-045F) or
+**    a sign ("РІ" for "в", "вЂ”" for —, an emoji "рџ™Њ"), not another
+**    letter: real "Её" would give Ÿ, "Ті" ҳ, "Сі" the archaic ѳ;
 **    but a Latin letter or a sign when the run is glued to a Latin word
 **    ("MГјller", "DVDВ»": no Cyrillic word is spelled with Latin
 **    letters), not where Latin and Cyrillic letters that look alike are
@@ -103,9 +106,10 @@
 **    tell-tale: MacRoman ¬ √ ƒ ≈ ∆ ‚ and the Apple logo, or any lead of a
 **    three-byte character (√©, ‚Äô, ÊÄó); cp1250 Â Ă Ä Ĺ â đ (Ă©, Ĺ™,
 **    Ä›, â€ž). Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
-**    Ĺ (capitals themselves) and a capital, is weak ("PĂŞUNE" is
-**    Romanian), unless a small letter follows ("MĂĽller": a word of
-**    capitals does not go on so); Ä then a closing mark at the start of
+**    Ĺ (capitals themselves) and a capital, is weak where a language
+**    writes the pair (Romanian ĂŞ ÂŞ "PĂŞUNE", Slovak ÄŤ ĹŽ ÄŽ "PÄŤ";
+**    "FĂŠTE" is FÊTE), unless a small letter follows ("MĂĽller": a
+**    word of capitals does not go on so); Ä then a closing mark at the start of
 **    a word is weak («Ä»); MacRoman's √π after no letter is weak (math), a three-byte
 **    candidate not led by ‚ is weak (CJK needs two). Other leads make
 **    candidates only in a run made wholly of candidates, two at least:
@@ -564,6 +568,21 @@ static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 ** Czech and Polish letters of cp1250) gives level -1: only a run made
 ** wholly of candidates, two at least, is fixed ("–ü—Ä–∏–≤–µ—Ç").
 */
+/*
+** cp1250's capitals Â Ă Ä Ĺ (leads C2-C5) followed by a capital of bytes
+** 80-BF that some language writes so: Slovak ÄŤ ("PÄŤ", "DEVÄŤ"), ĹŽ
+** ("DĹŽKA") and ÄŽ, Romanian with the cedilla ĂŞ ÂŞ ("PĂŞUNE", "RÂŞNOV").
+** No other such pair is in any of 32 Debian hunspell word lists (Czech,
+** Slovak, Polish, Hungarian, Romanian, Croatian, Slovene, Serbian,
+** Lithuanian, Latvian, Turkish, Vietnamese, the Western and Nordic
+** languages) in capitals: "ĂŠ" "ĂŤ" "ÄŚ" are Ê Í Č misread.
+*/
+static int real_caps_pair(int b0, uint32_t second){
+  if( b0==0xC4 ) return second==0x164 || second==0x17D;     /* Ť Ž */
+  if( b0==0xC5 ) return second==0x17D;                      /* Ž */
+  return second==0x15E;                                     /* Ş */
+}
+
 static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
                         int pending,
                         uint32_t prev, uint32_t second, uint32_t last,
@@ -599,8 +618,10 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     /* cp1250's leads Â Ă Ä Ĺ are capitals: "PĂŞUNE" (Romanian), «Ä»
     ** (ě is "Ä›" after a letter, Ż "Ĺ»" at the start of a word); but
     ** a word of capitals does not go on in small letters: "MĂĽller",
-    ** "SĂŁo" are ü and ã after a capital */
-    if( upper_ext(prev) && latin_letter(second) && upper_ext(second) && !small_at(x, j) ) return 1;
+    ** "SĂŁo" are ü and ã after a capital; and only the pairs of
+    ** capitals some language writes are weak (real_caps_pair()) */
+    if( upper_ext(prev) && latin_letter(second) && upper_ext(second) && !small_at(x, j)
+     && real_caps_pair(b0, second) ) return 1;
     if( b0==0xC4 && is_closing(last) && !letter(prev) ) return 1;
   }
   /* one letter in quotes («Â», „Ä“): it names a letter */
@@ -780,9 +801,16 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   }else if( after_word(last) ){
     c->level = 1;                        /* Ð», Î±, and "Ó’" */
   }else if( cp1252_letter(last) && b0!=0xD0 && b0!=0xD1 ){
-    /* "ÚŽASNÝ", "Úžasný": Czech and Slovak capitals before Š or Ž; other
-    ** capitals are not (Åž is Ş, ×ž is מ, ÐŸ is П) */
-    c->level = b0==0xD3 || b0==0xD4 || b0==0xDA || b0==0xDD ? 0 : 1;
+    /* "ÚŽASNÝ", "Úžasný": Czech, Slovak and Hungarian capitals before Š
+    ** or Ž; other capitals are not (Åž is Ş, ×ž is מ, ÐŸ is П). After an
+    ** ASCII character (inside a word or at its start) they are what no
+    ** misread text holds (they would give Komi, Sindhi or Syriac letters,
+    ** which follow other misread letters) and stay alone in their run,
+    ** even in a value misread whole: "DOHÚŽVE", "BATÔŽIK", "ERÖŠOVÁ",
+    ** "Úžina" beside "CafÃ©" (every Slovak word of the hunspell list
+    ** that holds one was changed so) */
+    c->level = b0==0xD3 || b0==0xD4 || b0==0xD6 || b0==0xDA || b0==0xDD ? 0 : 1;
+    if( c->level==0 && prev<0x80 ) c->word_end = 1;
   }else{
     c->level = 2;                        /* Ð¸, Îº, Ñƒ */
   }
@@ -956,7 +984,9 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level==1 ) weak++;
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
-      if( c.d>=0x400 && c.d<=0x47F ) cyr++;     /* Russian's letters */
+      /* the letters of cp1251's languages, not the archaic ones after
+      ** them: Ukrainian "Сі" (the note B) would give ѳ, "СЁ" Ѩ */
+      if( c.d>=0x400 && c.d<=0x45F ) cyr++;
       if( (c.d>=0x2000 && c.d<=0x20CF) || (c.d>=0xA0 && c.d<=0xBF)
        || (c.d>=0x1F000 && c.d<=0x1FAFF) ) sign++;
       if( x->cs==UTF8_MOJI_CP1251 ){           /* rule 8's evidence */
@@ -968,7 +998,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       /* a one-letter word then NBSP ("ГОСТ Р" + NBSP): real text as
       ** often; and "В»", », only where the value's « is misread too
       ** ("В«"): «Витамин В» is real */
-      if( (c.d>=0x400 && c.d<=0x47F && c.second==0xA0)
+      if( (c.d>=0x400 && c.d<=0x45F && c.second==0xA0)
        || (c.d==0xBB && !x->opened) ) nbsp2++;
       prev = c.last;
       i = c.end;
