@@ -86,7 +86,9 @@
 **    once one run is, runs of one candidate wholly consumed are fixed
 **    too when it gives a letter of cp1251's languages (U+0400-045F) or
 **    a sign ("РІ" for "в", "вЂ”" for —, an emoji "рџ™Њ"), not another
-**    letter: real "Её" would give Ÿ, "Ті" ҳ, "Сі" the archaic ѳ;
+**    letter: real "Её" would give Ÿ, "Ті" ҳ, "Сі" the archaic ѳ; but a
+**    lone CJK, kana or Hangul character standing apart ("зљ™" for 皙;
+**    not "дії" of Ukrainian nor "и…»");
 **    but a Latin letter or a sign when the run is glued to a Latin word
 **    ("MГјller", "DVDВ»": no Cyrillic word is spelled with Latin
 **    letters), not where Latin and Cyrillic letters that look alike are
@@ -118,9 +120,11 @@
 **    leads Ř Ů, Czech capitals ("ŘŠ", "ŮŽ").
 **    Once a run is fixed so (the value is known misread as this charset),
 **    the rescue is narrow: Greek runs of two candidates or more ("Ď„Îą",
-**    "œÑŒπ" for τι; "ĎŠ" and "Œ±" are one, and real), and a one-letter
+**    "œÑŒπ" for τι; "ĎŠ" and "Œ±" are one, and real), a one-letter
 **    Cyrillic word ("–∏" for и) once a Cyrillic run of the value was
-**    fixed. A MacRoman tell-tale (not ƒ) then a sign of mathematics (π ±
+**    fixed, and a lone CJK, kana or Hangul character standing apart
+**    (lone_east_asian(): "çš™" for 皙, "Áöô" under MacRoman; not a letter
+**    and two closing marks, "é…»"). A MacRoman tell-tale (not ƒ) then a sign of mathematics (π ±
 **    ∞ Ω ∑ ∫ µ ° ∂ ∏ ≤ ≥ ≠ ¬ √ ≈ ∆ ◊) is doubtful with no letter on either
 **    side ("σ=√∑(x", "¬π"), ≈ so before a digit or a sign ("θ≈π/2"), and
 **    a degree before C or F ("∆°C"). One letter in quotes («Â», „Ä“) is
@@ -965,6 +969,32 @@ static int odd_1251(uint32_t d, int before){
       || ((d==0xB2 || d==0xB3) && before!=SCRIPT_CYRILLIC);
 }
 
+/*
+** The rescue of a lone East Asian character (rules 8 and 9): a run that is
+** one candidate of three characters, wholly, giving CJK, kana or Hangul,
+** standing apart (no ASCII letter or digit on either side) and with no
+** NBSP inside ("é" + NBSP + "»" is French). Misread, a Chinese word of
+** one character is that ("çš™" for 皙 under cp1250, "Áöô" under
+** MacRoman, "зљ™" under cp1251); no word of a Latin-script language is
+** three such characters standing alone. A one-letter word ending a
+** quotation is real text ("é…»" in Portuguese, "и…»" in Russian): a
+** letter and two closing marks stay; so does, under cp1251, a Cyrillic
+** letter and two more ("дії" is Ukrainian).
+*/
+static int lone_east_asian(const pass_ctx *x, size_t a, size_t b, uint32_t before_run,
+                           size_t ncand, const cand *c){
+  if( ncand!=1 || c->nchars!=3 || script_of(c->d)!=SCRIPT_EAST_ASIAN ) return 0;
+  if( nbsp_among(x, a, b) || !apart(before_run) || !(b>=x->n || apart(x->s[b])) ) return 0;
+  if( (is_closing(c->second) || any_quote(c->second))
+   && (is_closing(c->last) || any_quote(c->last)) ) return 0;
+  if( x->cs==UTF8_MOJI_CP1251 ){
+    int l2 = letter(c->second) || (c->second>=0x400 && c->second<=0x45F);
+    int l3 = letter(c->last) || (c->last>=0x400 && c->last<=0x45F);
+    if( l2 && l3 ) return 0;
+  }
+  return 1;
+}
+
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
@@ -1038,7 +1068,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** misread: the breadcrumbs "Главная В» Новости" */
     if( !fix && x->rescue && ncand==1 && x->leftover==left0
      && ((cyr+sign==1 && (!nbsp2 || (x->rescue==2 && sign)))
-         || (glued && (sign || latin_letter(c.d)))) ) fix = 3;
+         || (glued && (sign || latin_letter(c.d)))
+         || lone_east_asian(x, a, b, before_run, ncand, &c)) ) fix = 3;
     x->missed += x->leftover - left0;
     x->leftover = left0;
     nbsp = 0;
@@ -1049,10 +1080,11 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** made wholly of candidates; then the rescue, narrower than rule 5's
     ** ("√π" and "A–Ü" stay beside a misread "Caf√©") */
     int whole = x->leftover==left0;
+    int lone = whole && lone_east_asian(x, a, b, before_run, ncand, &c);
     if( wild ) fix = whole && ncand>=(greek ? 3 : 2) ? 3 : 0;
     if( fix ) x->confident++;
     if( fix && cyr ) x->cyrillic++;
-    if( !fix && wild && whole && ncand<=2 ) x->rescuable++;
+    if( !fix && ((wild && whole && ncand<=2) || lone) ) x->rescuable++;
     /* Greek of two letters ("Î¶ÎĽ", "Œ∂Œº" for ζμ) once the value is known
     ** misread: no real text has two such pairs in a row, but a word of
     ** one ("ĎŠ", "Œ±") is real */
@@ -1062,6 +1094,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** 0]" are mathematics (–π would give й, –∞ а) */
     if( !fix && x->rescue && wild==1 && !greek && whole && ncand==1 && cyr==1
      && x->cyrillic>0 && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
+    /* one CJK character standing alone ("çš™" for 皙) */
+    if( !fix && x->rescue && lone ) fix = 3;
     if( ncand==0 ) fix = 0;
     nbsp = x->cs==UTF8_MOJI_CP1250 ? nbsp_at_end(x, a, b, before_run) : 0;
     goto decided;
@@ -1384,7 +1418,7 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
   ** alone. When a fresh reading would still change it, that reading is
   ** another charset's (the same one found nothing): the value is misread
   ** two ways, or one reading's leftovers look like another's ("pĹ™Ă­liĹˇ
-  ** ç±" + U+0083: cp1250 undoes příliš but is not sure of the rest, which
+  ** xç±" + U+0083: cp1250 undoes příliš but is not sure of the rest, which
   ** Latin-1 reads as 籃), and no one chain explains it: nothing is done.
   ** At UTF8_MOJI_MAX_DEPTH the result stays as it is: utf8_repair
   ** refuses a value that a second run would change again. */
