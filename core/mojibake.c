@@ -92,7 +92,9 @@
 **    but a Latin letter or a sign when the run is glued to a Latin word
 **    ("MГјller", "DVDВ»": no Cyrillic word is spelled with Latin
 **    letters), not where Latin and Cyrillic letters that look alike are
-**    mixed (glued_latin(): "PAДІO", "Гіpockoп", "«Канал TВ»", "Еіght").
+**    mixed (glued_latin(): "PAДІO", "Гіpockoп", "«Канал TВ»", "Еіght"),
+**    unless the run's second character is a sign no word holds ("Г§a"
+**    for ça: inner_sign()).
 **    Latin text misread whole is sure without Russian beside: two such
 **    runs at least inside Latin words giving Latin letters, the others
 **    glued or misread punctuation, nothing else outside ASCII ("JГјrgen
@@ -885,6 +887,14 @@ static int latin_twin(uint32_t u){
 static int twin_lower(unsigned char c){
   return c>='a' && c<='z' && strchr("acejikopsxy", c)!=0;
 }
+/* cp1251's signs of bytes 80-BF that no word, Cyrillic or Latin, holds
+** between its letters: † ‡ € ‰ • U+0098 ¤ ¦ § © ¬ SHY ® ± µ ¶ · (not
+** the quotes, dashes and closing marks, ™, ° of "Т°", № of "Д№"). */
+static int inner_sign(uint32_t u){
+  return u==0x2020 || u==0x2021 || u==0x20AC || u==0x2030 || u==0x2022 || u==0x98
+      || u==0xA4 || u==0xA6 || u==0xA7 || u==0xA9 || u==0xAC || u==0xAD
+      || u==0xAE || u==0xB1 || u==0xB5 || u==0xB6 || u==0xB7;
+}
 /* One side for glued_latin(): s[p..q) the word's ASCII letters on that
 ** side, s[near] the one next to the run; start: nothing Latin before it. */
 static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
@@ -895,6 +905,9 @@ static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
    || (cyr_letter_at(x, q) && !(q+2<x->n && x->s[q+2]>=0x80 && !cyr_letter_at(x, q+2))) ){
     return 0;
   }
+  /* a sign that no Cyrillic word holds ("Г§a" for ça, "AГ©" for Aé:
+  ** § ©, not a closing mark or quote that may end one, "«Канал TВ»") */
+  if( inner_sign(second) ) return 1;
   if( c>='a' && c<='z' ){
     /* at a word's start, "Гђa", "Гіpo", "Дјeca": Latin letters after it
     ** that all have a Cyrillic twin are a Cyrillic word typed on two
