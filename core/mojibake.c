@@ -138,7 +138,9 @@
 **    a misread "Caf√©" or "pĹ™Ă­liĹˇ". As in rule 4, cp1250's "Â»" after
 **    a capital is no word's end in a value whose opening "Â«" is misread
 **    too ("Â«VĂťSTUPÂ»"; Turkish "HALÂ»" ends so, Romanian "RÂŞNOV"
-**    holds ÂŞ: a wider rescue of Â and a sign changed them).
+**    holds ÂŞ: a wider rescue of Â and a sign changed them), nor in a
+**    word that holds a run fixed on a sure candidate ("Â°CÂ»",
+**    "DRĂ\x81HYÂ»": the word is misread, its end too; x->word_sure).
 ** 10. Which reading: each charset whose filter lets the value through is
 **    counted; the one whose fixes take in the most characters wins, the
 **    first of cp1252, cp1250, MacRoman, cp1251 on a tie (where two read
@@ -493,6 +495,8 @@ struct pass_ctx {
                             ** misread punctuation, wholly */
   size_t missed;            /* cp1251: characters of runs in no candidate */
   int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
+  int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
+                            ** fixed on a sure candidate ("Â°CÂ»") */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
   size_t potential;         /* the characters of all candidates, sure or not */
@@ -617,7 +621,7 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   ** cp1250's "Â»" in a value whose opening "Â«" is misread too */
   if( (is_closing(last) || last==0xA0 || last==0xAB || last==0x201C || last==0x2018)
    && upper_ext(prev) && word_ends(x, j, last)
-   && !(!mac && b0==0xC2 && last==0xBB && x->opened) ){
+   && !(!mac && b0==0xC2 && last==0xBB && x->opened) && !x->word_sure ){
     return 0;
   }
   if( !mac ){
@@ -1119,6 +1123,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   if( ncand==0 ) fix = 0;
   nbsp = nbsp_at_end(x, a, b, before_run);
 decided:
+  if( fix==3 && strong>0 && strict_cs(x->cs) ) x->word_sure = 1;
   if( nbsp ) end = b + 1;
   if( !fix && !nbsp ){
     emit(x, x->s+a, b-a);
@@ -1293,6 +1298,7 @@ static void do_pass(pass_ctx *x){
   size_t p = 0;
   x->o = 0;
   x->prev = 0;
+  x->word_sure = 0;
   /* once per pass, before anything is written (out may be s) */
   /* a misread opening guillemet: cp1252 "Â«" or "Â‹" (then "Â»" after a
   ** capital is its closing one, not a word ending in Â), cp1251 "В«" */
@@ -1305,6 +1311,12 @@ static void do_pass(pass_ctx *x){
       /* the ASCII stretch in one copy */
       q = p+1;
       while( q<x->n && x->s[q]<0x80 ) q++;
+      if( x->word_sure ){
+        size_t k;
+        for(k=p; k<q; k++){
+          if( !is_ascii_alpha(x->s[k]) && !(x->s[k]>='0' && x->s[k]<='9') ) x->word_sure = 0;
+        }
+      }
       emit(x, x->s+p, q-p);
       x->prev = x->s[q-1];
       p = q;
@@ -1318,6 +1330,7 @@ static void do_pass(pass_ctx *x){
     }
     if( q==p ){
       utf8_unit u = utf8_decode_valid(x->s+p);
+      x->word_sure = 0;
       x->leftover++;
       emit(x, x->s+p, u.length);
       x->prev = u.codepoint;
