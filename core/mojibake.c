@@ -94,7 +94,8 @@
 **    letters), not where Latin and Cyrillic letters that look alike are
 **    mixed (glued_latin(): "PAДІO", "Гіpockoп", "«Канал TВ»", "Еіght"),
 **    unless the run's second character is a sign no word holds ("Г§a"
-**    for ça: inner_sign()).
+**    for ça: inner_sign()) or the run is a capital then a small letter
+**    after a Latin letter ("SГѓO" for SÃO: no Cyrillic word is so).
 **    Latin text misread whole is sure without Russian beside: two such
 **    runs at least inside Latin words giving Latin letters, the others
 **    glued or misread punctuation, nothing else outside ASCII ("JГјrgen
@@ -902,7 +903,7 @@ static int inner_sign(uint32_t u){
 /* One side for glued_latin(): s[p..q) the word's ASCII letters on that
 ** side, s[near] the one next to the run; start: nothing Latin before it. */
 static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
-                      uint32_t second, int start){
+                      uint32_t second, int start, int case_break){
   size_t k;
   unsigned char c = x->s[near];
   if( (p>=2 && cyr_letter_at(x, p-2))
@@ -912,6 +913,10 @@ static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
   /* a sign that no Cyrillic word holds ("Г§a" for ça, "AГ©" for Aé:
   ** § ©, not a closing mark or quote that may end one, "«Канал TВ»") */
   if( inner_sign(second) ) return 1;
+  /* a capital then a small letter after a Latin letter: no Cyrillic word
+  ** is spelled so, a word of capitals has no small letter and a word in
+  ** Title Case no capital inside ("SГѓ" for SÃ, "AГљH" for AÚH) */
+  if( case_break ) return 1;
   if( c>='a' && c<='z' ){
     /* at a word's start, "Гђa", "Гіpo", "Дјeca": Latin letters after it
     ** that all have a Cyrillic twin are a Cyrillic word typed on two
@@ -935,19 +940,21 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
                        uint32_t second, uint32_t last){
   size_t p, q;
   int start = !(a>0 && is_ascii_alpha(x->s[a-1]));   /* at a word's start */
+  uint32_t first = utf8_decode_valid(x->s+a).codepoint;
+  int case_break = !start && first>=0x400 && first<=0x42F && second>=0x430 && second<=0x45F;
   /* a capital after a small letter is no word's spelling ("abcГ“" would
   ** give Ó, "abcД»" Ļ): only a word of capitals glues before it */
   if( !start && upper_ext(d) && x->s[a-1]>='a' ) return 0;
   if( !start ){
     for(p=a-1; p>0 && is_ascii_alpha(x->s[p-1]); p--){}
-    if( glued_side(x, a-1, p, a, second, 0) ) return 2;
+    if( glued_side(x, a-1, p, a, second, 0, case_break) ) return 2;
   }
   /* at a word's start, Е then a Latin twin is "Еіght", "Еѕsays" (English
   ** with Cyrillic letters that look alike) as often as ų or ž */
   if( start && d>=0x140 && d<=0x17F && latin_twin(second) ) return 0;
   if( b<x->n && is_ascii_alpha(x->s[b]) && last!=0x2019 && last!=0x2018 && last!=0xA0 ){
     for(q=b+1; q<x->n && is_ascii_alpha(x->s[q]); q++){}
-    if( glued_side(x, b, b, q, second, start) ) return start ? 1 : 2;
+    if( glued_side(x, b, b, q, second, start, case_break) ) return start ? 1 : 2;
   }
   return 0;
 }
