@@ -941,7 +941,8 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
   size_t p, q;
   int start = !(a>0 && is_ascii_alpha(x->s[a-1]));   /* at a word's start */
   uint32_t first = utf8_decode_valid(x->s+a).codepoint;
-  int case_break = !start && first>=0x400 && first<=0x42F && second>=0x430 && second<=0x45F;
+  int case_break = !start && ((first>=0x400 && first<=0x42F) || first==0x490)
+                && ((second>=0x430 && second<=0x45F) || second==0x491);
   /* a capital after a small letter is no word's spelling ("abcГ“" would
   ** give Ó, "abcД»" Ļ): only a word of capitals glues before it */
   if( !start && upper_ext(d) && x->s[a-1]>='a' ) return 0;
