@@ -103,7 +103,10 @@
 **    start their words). When every non-ASCII character of the value is
 **    in a candidate, "В»" is undone even where the value's « is not
 **    misread ("Главная В» Новости": breadcrumbs; «Витамин В» is real, but
-**    its « is in no candidate).
+**    its « is in no candidate). A run that is one sign of punctuation,
+**    currency or letterlike symbols ("вЂ”" for —, "в‚¬" €, "в„–" №: в
+**    then Ђ Ѓ ‚ „, which no word holds) is undone on its own, but does
+**    not make the value known misread ("Ті вЂ”" gives "Ті —").
 ** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
 **    Hungarian and Romanian text is made of cp1250's characters, and
 **    MacRoman's are the accented letters and dashes and quotes of every
@@ -1095,6 +1098,13 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
      && ((cyr+sign==1 && (!nbsp2 || (x->rescue==2 && sign)))
          || (glued && (sign || latin_letter(c.d)))
          || lone_east_asian(x, a, b, before_run, ncand, &c)) ) fix = 3;
+    /* punctuation, currency and letterlike signs alone in their run
+    ** ("вЂ”" for —, "в‚¬" €, "в„–" №): в then Ђ Ѓ ‚ „ is in no word of
+    ** any language. Undone on their own evidence, but they do not make
+    ** the value known misread: "Ті вЂ”" gives "Ті —", its Ті stays */
+    if( !fix && ncand==1 && x->leftover==left0 && c.nchars==3
+     && x->s[a]==0xD0 && x->s[a+1]==0xB2
+     && ((c.d>=0x2010 && c.d<=0x20BF) || (c.d>=0x2100 && c.d<=0x213F)) ) fix = 3;
     x->missed += x->leftover - left0;
     x->leftover = left0;
     nbsp = 0;
