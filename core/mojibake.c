@@ -115,7 +115,8 @@
 **    three-byte character (√©, ‚Äô, ÊÄó); cp1250 Â Ă Ä Ĺ â đ (Ă©, Ĺ™,
 **    Ä›, â€ž). Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
 **    Ĺ (capitals themselves) and a capital, is weak where a language
-**    writes the pair (Romanian ĂŞ ÂŞ "PĂŞUNE", Slovak ÄŤ ĹŽ ÄŽ "PÄŤ";
+**    writes the pair (Romanian ĂŞ ÂŞ "PĂŞUNE", Slovak ÄŤ ĹŽ ÄŽ "PÄŤ",
+**    Turkmen ÄŞ "BÄŞ";
 **    "FĂŠTE" is FÊTE), unless a small letter follows ("MĂĽller": a
 **    word of capitals does not go on so); Ä then a closing mark at the start of
 **    a word is weak («Ä»); MacRoman's √π after no letter is weak (math), a three-byte
@@ -585,14 +586,15 @@ static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 /*
 ** cp1250's capitals Â Ă Ä Ĺ (leads C2-C5) followed by a capital of bytes
 ** 80-BF that some language writes so: Slovak ÄŤ ("PÄŤ", "DEVÄŤ"), ĹŽ
-** ("DĹŽKA") and ÄŽ, Romanian with the cedilla ĂŞ ÂŞ ("PĂŞUNE", "RÂŞNOV").
+** ("DĹŽKA") and ÄŽ, Romanian with the cedilla ĂŞ ÂŞ ("PĂŞUNE", "RÂŞNOV"),
+** Turkmen and Gagauz ÄŞ ("BÄŞ", five).
 ** No other such pair is in any of 32 Debian hunspell word lists (Czech,
 ** Slovak, Polish, Hungarian, Romanian, Croatian, Slovene, Serbian,
 ** Lithuanian, Latvian, Turkish, Vietnamese, the Western and Nordic
 ** languages) in capitals: "ĂŠ" "ĂŤ" "ÄŚ" are Ê Í Č misread.
 */
 static int real_caps_pair(int b0, uint32_t second){
-  if( b0==0xC4 ) return second==0x164 || second==0x17D;     /* Ť Ž */
+  if( b0==0xC4 ) return second==0x164 || second==0x17D || second==0x15E; /* Ť Ž Ş */
   if( b0==0xC5 ) return second==0x17D;                      /* Ž */
   return second==0x15E;                                     /* Ş */
 }
