@@ -115,8 +115,9 @@
 **    three-byte character (√©, ‚Äô, ÊÄó); cp1250 Â Ă Ä Ĺ â đ (Ă©, Ĺ™,
 **    Ä›, â€ž). Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
 **    Ĺ (capitals themselves) and a capital, is weak where a language
-**    writes the pair (Romanian ĂŞ ÂŞ "PĂŞUNE", Slovak ÄŤ ĹŽ ÄŽ "PÄŤ",
-**    Turkmen ÄŞ "BÄŞ";
+**    writes the pair (real_caps_pair(): Ă Ş, Ä Š Ž Ş Ť, Ĺ Ž Š, Â and
+**    any; Romanian "PĂŞUNE", Slovak "PÄŤ", Turkmen "BÄŞ", Inari Sami
+**    "ANARÂŠKIELÂ";
 **    "FĂŠTE" is FÊTE), unless a small letter follows ("MĂĽller": a
 **    word of capitals does not go on so); Ä then a closing mark at the start of
 **    a word is weak («Ä»); MacRoman's √π after no letter is weak (math), a three-byte
@@ -585,18 +586,19 @@ static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 */
 /*
 ** cp1250's capitals Â Ă Ä Ĺ (leads C2-C5) followed by a capital of bytes
-** 80-BF that some language writes so: Slovak ÄŤ ("PÄŤ", "DEVÄŤ"), ĹŽ
-** ("DĹŽKA") and ÄŽ, Romanian with the cedilla ĂŞ ÂŞ ("PĂŞUNE", "RÂŞNOV"),
-** Turkmen and Gagauz ÄŞ ("BÄŞ", five).
-** No other such pair is in any of 32 Debian hunspell word lists (Czech,
-** Slovak, Polish, Hungarian, Romanian, Croatian, Slovene, Serbian,
-** Lithuanian, Latvian, Turkish, Vietnamese, the Western and Nordic
-** languages) in capitals: "ĂŠ" "ĂŤ" "ÄŚ" are Ê Í Č misread.
+** 80-BF that some language writes so. Ä and Â are in many alphabets with
+** Š Ž Ş Ť (Slovak "PÄŤ", "DĹŽKA"; Turkmen "BÄŞ"; Inari Sami "ANARÂŠKIELÂ";
+** Romanian with the cedilla "PĂŞUNE", "RÂŞNOV"), and Â before any capital
+** gives only a sign or a C1 control; Ă is Romanian's alone, Ĺ Slovak's.
+** No language of 32 Debian hunspell word lists writes another such pair
+** in capitals: "ĂŠ" "ĂŤ" "ÄŚ" are Ê Í Č misread.
 */
 static int real_caps_pair(int b0, uint32_t second){
-  if( b0==0xC4 ) return second==0x164 || second==0x17D || second==0x15E; /* Ť Ž Ş */
-  if( b0==0xC5 ) return second==0x17D;                      /* Ž */
-  return second==0x15E;                                     /* Ş */
+  int szst = second==0x160 || second==0x17D || second==0x15E || second==0x164;
+  if( b0==0xC2 ) return 1;
+  if( b0==0xC3 ) return second==0x15E;                      /* Ş */
+  if( b0==0xC4 ) return szst;                               /* Š Ž Ş Ť */
+  return second==0x17D || second==0x160;                    /* Ž Š */
 }
 
 static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
