@@ -115,11 +115,11 @@
 **    three-byte character (√©, ‚Äô, ÊÄó); cp1250 Â Ă Ä Ĺ â đ (Ă©, Ĺ™,
 **    Ä›, â€ž). Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
 **    Ĺ (capitals themselves) and a capital, is weak where a language
-**    writes the pair (real_caps_pair(): Ă Ş, Ä Š Ž Ş Ť, Ĺ Ž Š, Â and
-**    any; Romanian "PĂŞUNE", Slovak "PÄŤ", Turkmen "BÄŞ", Inari Sami
-**    "ANARÂŠKIELÂ";
-**    "FĂŠTE" is FÊTE), unless a small letter follows ("MĂĽller": a
-**    word of capitals does not go on so); Ä then a closing mark at the start of
+**    may write the pair (real_caps_pair(): Ă Ş, Ä Š Ž Ş Ť, Ĺ Ž Š, Â
+**    and any; Romanian "PĂŞUNE", Slovak "PÄŤ", Turkmen "BÄŞ", Inari
+**    Sami "ANARÂŠKIELÂ"; "FĂŠTE" is FÊTE), unless a small letter
+**    follows ("MĂĽller": a word of capitals does not go on so); Ä then
+**    a closing mark at the start of
 **    a word is weak («Ä»); MacRoman's √π after no letter is weak (math), a three-byte
 **    candidate not led by ‚ is weak (CJK needs two). Other leads make
 **    candidates only in a run made wholly of candidates, two at least:
@@ -577,6 +577,23 @@ static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
                   uint32_t last, size_t j);
 
 /*
+** cp1250's capitals Â Ă Ä Ĺ (leads C2-C5) followed by a capital of bytes
+** 80-BF that some language may write so: Ä before Š Ž Ş Ť (Slovak "PÄŤ",
+** Turkmen "BÄŞ", Sami), Ĺ before Ž Š (Slovak "DĹŽKA"), Ă before Ş
+** (Romanian with the cedilla, "PĂŞUNE"), Â before any (Inari Sami
+** "ANARÂŠKIELÂ", Romanian "RÂŞNOV"; Â and a capital give only a sign or
+** a C1 control). No language of 32 Debian hunspell word lists writes
+** another such pair in capitals: "ĂŠ" "ĂŤ" "ÄŚ" are Ê Í Č misread.
+*/
+static int real_caps_pair(int b0, uint32_t second){
+  int s_z = second==0x160 || second==0x17D;                 /* Š Ž */
+  if( b0==0xC2 ) return 1;
+  if( b0==0xC3 ) return second==0x15E;                      /* Ş */
+  if( b0==0xC4 ) return s_z || second==0x15E || second==0x164;  /* Ş Ť */
+  return s_z;
+}
+
+/*
 ** Rule 9's levels. The lead bytes C2 C3 C4 C5 E2 F0 are the tell-tales:
 ** in MacRoman ¬ √ ƒ ≈ ‚ and the Apple logo, in Windows-1250 Â Ă Ä Ĺ â đ,
 ** characters real text does not put before a letter or sign of bytes
@@ -584,23 +601,6 @@ static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 ** Czech and Polish letters of cp1250) gives level -1: only a run made
 ** wholly of candidates, two at least, is fixed ("–ü—Ä–∏–≤–µ—Ç").
 */
-/*
-** cp1250's capitals Â Ă Ä Ĺ (leads C2-C5) followed by a capital of bytes
-** 80-BF that some language writes so. Ä and Â are in many alphabets with
-** Š Ž Ş Ť (Slovak "PÄŤ", "DĹŽKA"; Turkmen "BÄŞ"; Inari Sami "ANARÂŠKIELÂ";
-** Romanian with the cedilla "PĂŞUNE", "RÂŞNOV"), and Â before any capital
-** gives only a sign or a C1 control; Ă is Romanian's alone, Ĺ Slovak's.
-** No language of 32 Debian hunspell word lists writes another such pair
-** in capitals: "ĂŠ" "ĂŤ" "ÄŚ" are Ê Í Č misread.
-*/
-static int real_caps_pair(int b0, uint32_t second){
-  int szst = second==0x160 || second==0x17D || second==0x15E || second==0x164;
-  if( b0==0xC2 ) return 1;
-  if( b0==0xC3 ) return second==0x15E;                      /* Ş */
-  if( b0==0xC4 ) return szst;                               /* Š Ž Ş Ť */
-  return second==0x17D || second==0x160;                    /* Ž Š */
-}
-
 static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
                         int pending,
                         uint32_t prev, uint32_t second, uint32_t last,
