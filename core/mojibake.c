@@ -499,6 +499,8 @@ struct pass_ctx {
   size_t runs;              /* cp1251: runs */
   size_t plain;             /* cp1251: of those, one glued candidate or
                             ** misread punctuation, wholly */
+  size_t signs;             /* cp1251: of those, a sign led by в then Ђ Ѓ
+                            ** ‚ „ ("вЂ”"), which no word holds */
   size_t missed;            /* cp1251: characters of runs in no candidate */
   int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
   int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
@@ -1027,6 +1029,14 @@ static int lone_east_asian(const pass_ctx *x, size_t a, size_t b, uint32_t befor
   return 1;
 }
 
+/* Rule 8: is the cp1251 candidate c, at s[a], a sign of punctuation,
+** currency or letterlike symbols led by в then Ђ Ѓ ‚ „ ("вЂ”" for —,
+** "в‚¬" €, "в„–" №)? No word of any language is spelled so. */
+static int sign_alone(const pass_ctx *x, size_t a, const cand *c){
+  return c->nchars==3 && x->s[a]==0xD0 && x->s[a+1]==0xB2
+      && ((c->d>=0x2010 && c->d<=0x20BF) || (c->d>=0x2100 && c->d<=0x213F));
+}
+
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
@@ -1083,12 +1093,15 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     if( fix ) x->confident++;
     /* for Latin text misread whole (best_pass()): the runs, those glued
     ** inside a word that give a Latin letter, and those that may stand
-    ** beside them (glued and a sign, or the punctuation of "вЂ™" alone) */
+    ** beside them (glued and a sign, or a sign: "вЂ™", "10 В°C", "рџ™‹";
+    ** but not "В»", "В«" or В + NBSP alone: the letter В, the preposition
+    ** в, is a word: «Витамин В») */
     x->runs++;
     if( !fix && ncand==1 && x->leftover==left0 ){
       if( glued==2 && latin_letter(c.d) ) x->glued++;
+      if( sign_alone(x, a, &c) ) x->signs++;
       if( (glued && (latin_letter(c.d) || sign))
-       || (c.nchars==3 && c.d>=0x2010 && c.d<=0x203A) ) x->plain++;
+       || (sign && c.d!=0xA0 && c.d!=0xAB && c.d!=0xBB) ) x->plain++;
     }
     /* the rescue: a run of one, wholly consumed, that gives a letter of
     ** Russian's block as the misread runs do ("РІ" for "в"), or a sign
@@ -1106,9 +1119,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** ("вЂ”" for —, "в‚¬" €, "в„–" №): в then Ђ Ѓ ‚ „ is in no word of
     ** any language. Undone on their own evidence, but they do not make
     ** the value known misread: "Ті вЂ”" gives "Ті —", its Ті stays */
-    if( !fix && ncand==1 && x->leftover==left0 && c.nchars==3
-     && x->s[a]==0xD0 && x->s[a+1]==0xB2
-     && ((c.d>=0x2010 && c.d<=0x20BF) || (c.d>=0x2100 && c.d<=0x213F)) ) fix = 3;
+    if( !fix && ncand==1 && x->leftover==left0 && sign_alone(x, a, &c) ) fix = 3;
     x->missed += x->leftover - left0;
     x->leftover = left0;
     nbsp = 0;
@@ -1420,12 +1431,14 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       ** (a pass costs as much as reading the value) */
       count_rescued(&x, x.leftover==0 ? 2 : 1);
     }
-    if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.glued>=2 && x.plain==x.runs
-     && x.leftover==0 ){
+    if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.plain==x.runs && x.leftover==0
+     && (x.glued>=2 || (x.glued==1 && x.signs>=1)) ){
       /* rule 8: Latin text misread whole, with no Russian beside
       ** ("JГјrgen MГјller"): two Latin letters or more, each glued inside
       ** a Latin word, every run wholly so or punctuation, nothing else
-      ** that is not ASCII */
+      ** that is not ASCII; or one so beside a misread sign that no word
+      ** holds ("CafГ© вЂ” 5 в‚¬": the value went through the misreading,
+      ** and "MГјller" alone may be a word typed on two keyboards) */
       count_rescued(&x, 1);
       x.confident = 1;                  /* for the writing pass's rescue */
     }
