@@ -1037,6 +1037,21 @@ static int sign_alone(const pass_ctx *x, size_t a, const cand *c){
       && ((c->d>=0x2010 && c->d<=0x20BF) || (c->d>=0x2100 && c->d<=0x213F));
 }
 
+/* Rule 8: is the cp1251 run s[a..b), wholly the candidate c that gives a
+** sign, one that may stand beside Latin text misread whole: with no
+** Latin letter glued on ("10 В°C" but for the degree's C or F), and not
+** "В»", "В«" or В + NBSP, where В may be a word (the letter, the
+** preposition в: «Витамин В»). Glued to Latin letters, glued_latin()
+** decides ("BOВІK" is a Ukrainian word typed on two keyboards). */
+static int sign_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
+  uint32_t before = a>0 ? x->s[a-1] : ' ';
+  if( c->d==0xA0 || c->d==0xAB || c->d==0xBB ) return 0;
+  if( before<0x80 && is_ascii_alpha(before) ) return 0;
+  if( b>=x->n || !is_ascii_alpha(x->s[b]) ) return 1;
+  return c->d==0xB0 && (x->s[b]=='C' || x->s[b]=='F')
+      && !(b+1<x->n && is_ascii_alpha(x->s[b+1]));
+}
+
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
@@ -1100,8 +1115,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     if( !fix && ncand==1 && x->leftover==left0 ){
       if( glued==2 && latin_letter(c.d) ) x->glued++;
       if( sign_alone(x, a, &c) ) x->signs++;
-      if( (glued && (latin_letter(c.d) || sign))
-       || (sign && c.d!=0xA0 && c.d!=0xAB && c.d!=0xBB) ) x->plain++;
+      if( (glued && (latin_letter(c.d) || sign)) || (sign && sign_apart(x, a, b, &c)) ) x->plain++;
     }
     /* the rescue: a run of one, wholly consumed, that gives a letter of
     ** Russian's block as the misread runs do ("РІ" for "в"), or a sign
@@ -1432,13 +1446,14 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       count_rescued(&x, x.leftover==0 ? 2 : 1);
     }
     if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.plain==x.runs && x.leftover==0
-     && (x.glued>=2 || (x.glued==1 && x.signs>=1)) ){
+     && (x.glued>=2 || x.signs>=1) ){
       /* rule 8: Latin text misread whole, with no Russian beside
       ** ("JГјrgen MГјller"): two Latin letters or more, each glued inside
       ** a Latin word, every run wholly so or punctuation, nothing else
-      ** that is not ASCII; or one so beside a misread sign that no word
-      ** holds ("CafГ© вЂ” 5 в‚¬": the value went through the misreading,
-      ** and "MГјller" alone may be a word typed on two keyboards) */
+      ** that is not ASCII; or any number so beside a misread sign that
+      ** no word holds ("CafГ© вЂ” 5 в‚¬", "lorebmВ» вЂ“": the value went
+      ** through the misreading, where "MГјller" alone may be a word typed
+      ** on two keyboards) */
       count_rescued(&x, 1);
       x.confident = 1;                  /* for the writing pass's rescue */
     }
