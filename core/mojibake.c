@@ -1422,15 +1422,15 @@ static void count_rescued(pass_ctx *x, int rescue){
 ** change s, else 1 with *best counted (not yet written).
 */
 static int best_pass(const unsigned char *s, size_t n, int depth,
-                     utf8_moji_charset first, pass_ctx *best){
+                     utf8_moji_charset first, int skip, pass_ctx *best){
   static const utf8_moji_charset order[4] = {
     UTF8_MOJI_CP1252, UTF8_MOJI_CP1250, UTF8_MOJI_MACROMAN, UTF8_MOJI_CP1251 };
-  int k, found = 0, found1252 = 0;
+  int k, found = 0, found1252 = 0, had1252 = 0;
   size_t pot[4] = {0,0,0,0};            /* each reading's potential */
   if( first==UTF8_MOJI_LATIN1 ) first = UTF8_MOJI_CP1252;
   for(k=0; k<4; k++){
     pass_ctx x;
-    if( k==3 && found1252 ) break;
+    if( k==3 && (found1252 || had1252) ) break;
     if( depth>0 && order[k]!=first ) continue;     /* rule 7: the same again */
     if( !possible_cs(order[k], s, n) ) continue;
     memset(&x, 0, sizeof(x));
@@ -1439,10 +1439,13 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     x.cs = order[k];
     do_pass(&x);                        /* count only */
     pot[k] = x.potential;
-    if( strict_cs(x.cs) && x.confident>0 && x.rescuable>0 ){
+    if( strict_cs(x.cs) && x.confident>0
+     && (x.rescuable>0 || (x.leftover==0 && x.potential>x.explained)) ){
       /* rule 9's rescue is part of what a strict reading explains (the
       ** writing pass does it): count again with it, when it may take a run
-      ** (a pass costs as much as reading the value) */
+      ** or, in a value misread throughout, a doubtful candidate (rule 5:
+      ** "Ä‚Ëť" is ý misread twice, Ëť a doubtful ˝) (a pass costs as much
+      ** as reading the value) */
       count_rescued(&x, x.leftover==0 ? 2 : 1);
     }
     if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.plain==x.runs && x.leftover==0
@@ -1457,6 +1460,12 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       count_rescued(&x, 1);
       x.confident = 1;                  /* for the writing pass's rescue */
     }
+    if( (int)x.cs==skip ){
+      /* a tie's other reading is tried (utf8_unmojibake()): cp1251 still
+      ** only when cp1252 fixes nothing */
+      had1252 = k==0 && x.fixes>0;
+      continue;
+    }
     if( x.fixes==0 || (found && x.explained<=best->explained) ) continue;
     *best = x;
     found = 1;
@@ -1470,15 +1479,23 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
   return found;
 }
 
-int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
-                    size_t *outlen, utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH]){
+/*
+** One chain of passes over s[0..n) into out (rule 7), its first reading
+** not skip (-1: any). Returns its depth, 0 when no chain settles; *first
+** is the first reading tried (-1: none).
+*/
+static int chain_of(const unsigned char *s, size_t n, unsigned char *out,
+                    size_t *outlen, utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH],
+                    int skip, int *first){
   int depth = 0;
   const unsigned char *cur = s;
   size_t len = n;
-  if( !utf8_moji_possible(s, n) || !utf8_is_valid(s, n) ) return 0;
+  *first = -1;
   while( depth<UTF8_MOJI_MAX_DEPTH && utf8_moji_possible(cur, len) ){
     pass_ctx x;
-    if( !best_pass(cur, len, depth, depth ? chain[0] : UTF8_MOJI_CP1252, &x) ) break;
+    if( !best_pass(cur, len, depth, depth ? chain[0] : UTF8_MOJI_CP1252,
+                   depth ? -1 : skip, &x) ) break;
+    if( depth==0 ) *first = (int)x.cs;
     /* 2: every non-ASCII character is in a candidate (cp1251 counts
     ** those its runs leave apart: missed) */
     x.rescue = x.confident==0 ? 0 : x.leftover==0 && x.missed==0 ? 2 : 1;
@@ -1500,11 +1517,25 @@ int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
   ** refuses a value that a second run would change again. */
   if( depth && depth<UTF8_MOJI_MAX_DEPTH && utf8_moji_possible(cur, len) ){
     pass_ctx x;
-    if( best_pass(cur, len, 0, UTF8_MOJI_CP1252, &x) ) return 0;
+    if( best_pass(cur, len, 0, UTF8_MOJI_CP1252, -1, &x) ) return 0;
   }
   /* Rule 3 for the whole: no C1 control the input did not have (one
   ** left by a deeper misreading that the next pass could not undo). */
   if( depth && count_c1(out, len)>count_c1(s, n) ) return 0;
   if( depth ) *outlen = len;
+  return depth;
+}
+
+int utf8_unmojibake(const unsigned char *s, size_t n, unsigned char *out,
+                    size_t *outlen, utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH]){
+  int depth, first, again;
+  if( !utf8_moji_possible(s, n) || !utf8_is_valid(s, n) ) return 0;
+  depth = chain_of(s, n, out, outlen, chain, -1, &first);
+  /* Rule 10's tie: where cp1252 and cp1250 read a run alike ("Ä‚Â©" is
+  ** "Ă©" to both: é misread twice as cp1250), the first reading may
+  ** lead nowhere (cp1252 cannot read Ă). Then the chain is tried once
+  ** more without it; best_pass() takes another reading only when it
+  ** explains as much, and the new chain must settle as well. */
+  if( depth==0 && first>=0 ) depth = chain_of(s, n, out, outlen, chain, first, &again);
   return depth;
 }
