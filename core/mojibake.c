@@ -152,9 +152,13 @@
 **    first of cp1252, cp1250, MacRoman, cp1251 on a tie (where two read
 **    a run, their bytes are the same); cp1251 only when cp1252 fixes
 **    nothing; a confident cp1250 or MacRoman reading is counted with its
-**    rescue. When another reading has candidates, sure or not, taking in
-**    more characters than the winner fixes, nothing is done: "Â§è" is §
-**    to cp1252 but one character 夏 to MacRoman.
+**    rescue (and, in a value misread throughout, the doubtful candidates
+**    it undoes). When another reading has candidates, sure or not, taking
+**    in more characters than the winner fixes, nothing is done: "Â§è" is
+**    § to cp1252 but one character 夏 to MacRoman. When the chain that
+**    starts with a tie's winner does not settle (rule 7), it is tried
+**    once more without it: "CafÄ‚Â©" is é misread twice as cp1250, which
+**    cp1252 reads alike once ("CafĂ©") and then cannot go on.
 */
 #include "mojibake.h"
 #include "mojiscan.h"
