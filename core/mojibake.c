@@ -499,7 +499,7 @@ struct pass_ctx {
   size_t cyrillic;          /* of those, runs of Cyrillic (rule 9's rescue) */
   size_t rescuable;         /* runs not fixed that rule 9's rescue may take */
   size_t glued;             /* cp1251: runs glued to a Latin word that would
-                            ** give a Latin letter (rule 8) */
+                            ** give a Latin letter or a sign (rule 8) */
   size_t runs;              /* cp1251: runs */
   size_t plain;             /* cp1251: of those, one glued candidate or
                             ** misread punctuation, wholly */
@@ -1117,7 +1117,9 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** в, is a word: «Витамин В») */
     x->runs++;
     if( !fix && ncand==1 && x->leftover==left0 ){
-      if( glued==2 && latin_letter(c.d) ) x->glued++;
+      /* glued inside or after a Latin word, a letter ("MГјller") or a
+      ** sign ("loremВ»": no word glues a Cyrillic letter so) */
+      if( glued==2 && (latin_letter(c.d) || sign) ) x->glued++;
       if( sign_alone(x, a, &c) ) x->signs++;
       if( (glued && (latin_letter(c.d) || sign)) || (sign && sign_apart(x, a, b, &c)) ) x->plain++;
     }
@@ -1455,8 +1457,8 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.plain==x.runs && x.leftover==0
      && (x.glued>=2 || x.signs>=1) ){
       /* rule 8: Latin text misread whole, with no Russian beside
-      ** ("JГјrgen MГјller"): two Latin letters or more, each glued inside
-      ** a Latin word, every run wholly so or punctuation, nothing else
+      ** ("JГјrgen MГјller"): two Latin letters or signs or more, each
+      ** glued inside or after a Latin word, every run wholly so or punctuation, nothing else
       ** that is not ASCII; or any number so beside a misread sign that
       ** no word holds ("CafГ© вЂ” 5 в‚¬", "lorebmВ» вЂ“": the value went
       ** through the misreading, where "MГјller" alone may be a word typed
