@@ -1033,12 +1033,23 @@ static int lone_east_asian(const pass_ctx *x, size_t a, size_t b, uint32_t befor
   return 1;
 }
 
-/* Rule 8: is the cp1251 candidate c, at s[a], a sign of punctuation,
-** currency or letterlike symbols led by в then Ђ Ѓ ‚ „ ("вЂ”" for —,
-** "в‚¬" €, "в„–" №)? No word of any language is spelled so. */
-static int sign_alone(const pass_ctx *x, size_t a, const cand *c){
-  return c->nchars==3 && x->s[a]==0xD0 && x->s[a+1]==0xB2
-      && ((c->d>=0x2010 && c->d<=0x20BF) || (c->d>=0x2100 && c->d<=0x213F));
+/* Rule 8: is the cp1251 run s[a..b), wholly the candidate c, a sign
+** that no text holds but misread: punctuation, currency or letterlike
+** symbols led by в then Ђ Ѓ ‚ „ ("вЂ”" for —, "в‚¬" €, "в„–" №), which
+** no word of any language is spelled with; or a degree of Celsius or
+** Fahrenheit after a number ("10 В°C" for 10 °C: the Cyrillic В is a
+** word of its own, and no unit is written "В°C"). */
+static int sign_alone(const pass_ctx *x, size_t a, size_t b, const cand *c){
+  size_t k = a;
+  if( c->nchars==3 ){
+    return x->s[a]==0xD0 && x->s[a+1]==0xB2
+        && ((c->d>=0x2010 && c->d<=0x20BF) || (c->d>=0x2100 && c->d<=0x213F));
+  }
+  if( c->nchars!=2 || c->d!=0xB0 || x->s[a]!=0xD0 || x->s[a+1]!=0x92 ) return 0;
+  if( k>0 && x->s[k-1]==' ' ) k--;
+  if( !(k>0 && x->s[k-1]>='0' && x->s[k-1]<='9') ) return 0;
+  return b<x->n && (x->s[b]=='C' || x->s[b]=='F')
+      && !(b+1<x->n && is_ascii_alpha(x->s[b+1]));
 }
 
 /* Rule 8: is the cp1251 run s[a..b), wholly the candidate c that gives a
@@ -1120,7 +1131,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       /* glued inside or after a Latin word, a letter ("MГјller") or a
       ** sign ("loremВ»": no word glues a Cyrillic letter so) */
       if( glued==2 && (latin_letter(c.d) || sign) ) x->glued++;
-      if( sign_alone(x, a, &c) ) x->signs++;
+      if( sign_alone(x, a, b, &c) ) x->signs++;
       if( (glued && (latin_letter(c.d) || sign)) || (sign && sign_apart(x, a, b, &c)) ) x->plain++;
     }
     /* the rescue: a run of one, wholly consumed, that gives a letter of
@@ -1139,7 +1150,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** ("вЂ”" for —, "в‚¬" €, "в„–" №): в then Ђ Ѓ ‚ „ is in no word of
     ** any language. Undone on their own evidence, but they do not make
     ** the value known misread: "Ті вЂ”" gives "Ті —", its Ті stays */
-    if( !fix && ncand==1 && x->leftover==left0 && sign_alone(x, a, &c) ) fix = 3;
+    if( !fix && ncand==1 && x->leftover==left0 && sign_alone(x, a, b, &c) ) fix = 3;
     x->missed += x->leftover - left0;
     x->leftover = left0;
     nbsp = 0;
