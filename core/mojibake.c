@@ -503,8 +503,8 @@ struct pass_ctx {
   size_t runs;              /* cp1251: runs */
   size_t plain;             /* cp1251: of those, one glued candidate or
                             ** misread punctuation, wholly */
-  size_t signs;             /* cp1251: of those, a sign led by в then Ђ Ѓ
-                            ** ‚ „ ("вЂ”"), which no word holds */
+  size_t signs;             /* cp1251: of those, a sign no text holds but
+                            ** misread ("вЂ”", "10 В°C": sign_alone()) */
   size_t missed;            /* cp1251: characters of runs in no candidate */
   int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
   int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
@@ -1122,10 +1122,11 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     fix = ncand>=odd+2 && x->leftover==left0 && !mixed ? 3 : 0;
     if( fix ) x->confident++;
     /* for Latin text misread whole (best_pass()): the runs, those glued
-    ** inside a word that give a Latin letter, and those that may stand
-    ** beside them (glued and a sign, or a sign: "вЂ™", "10 В°C", "рџ™‹";
-    ** but not "В»", "В«" or В + NBSP alone: the letter В, the preposition
-    ** в, is a word: «Витамин В») */
+    ** inside or after a word that give a Latin letter or a sign, the
+    ** signs no text holds but misread, and the runs that may stand beside
+    ** (glued, or a sign apart: "вЂ™", "10 В°C", "рџ™‹"; not "В»", "В«" or
+    ** В + NBSP alone: the letter В, the preposition в, is a word:
+    ** «Витамин В») */
     x->runs++;
     if( !fix && ncand==1 && x->leftover==left0 ){
       /* glued inside or after a Latin word, a letter ("MГјller") or a
@@ -1469,11 +1470,11 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
      && (x.glued>=2 || x.signs>=1) ){
       /* rule 8: Latin text misread whole, with no Russian beside
       ** ("JГјrgen MГјller"): two Latin letters or signs or more, each
-      ** glued inside or after a Latin word, every run wholly so or punctuation, nothing else
-      ** that is not ASCII; or any number so beside a misread sign that
-      ** no word holds ("CafГ© вЂ” 5 в‚¬", "lorebmВ» вЂ“": the value went
-      ** through the misreading, where "MГјller" alone may be a word typed
-      ** on two keyboards) */
+      ** glued inside or after a Latin word, every run wholly so or a
+      ** sign apart, nothing else that is not ASCII; or any number so
+      ** beside a sign no text holds but misread ("CafГ© вЂ” 5 в‚¬",
+      ** "lorebmВ» вЂ“": the value went through the misreading, where
+      ** "MГјller" alone may be a word typed on two keyboards) */
       count_rescued(&x, 1);
       x.confident = 1;                  /* for the writing pass's rescue */
     }
