@@ -99,8 +99,13 @@
 **    Latin text misread whole is sure without Russian beside: two such
 **    runs at least inside Latin words giving Latin letters, the others
 **    glued or misread punctuation, nothing else outside ASCII ("JГјrgen
-**    MГјller"; "MГјller" alone is left, and "Гђa Ana i Гђo", whose runs
-**    start their words). When every non-ASCII character of the value is
+**    MГјller"; not "Гђa Ana i Гђo", whose runs start their words); or one
+**    that no Cyrillic text spells (sure_letter(): Г or Д, or Е, then no
+**    look-alike of a Latin letter, not a mark at a word's end, a small
+**    letter not between capitals: "MГјller" alone, "Г‡a", "KrakГіw"),
+**    which may be a one-letter word apart too (apart_letter(): "Г©" for
+**    é, "ГЂ" À, "Г" + NBSP + " " à: no Cyrillic word is Г or Д and such
+**    a letter, nor NBSP then a space typography). When every non-ASCII character of the value is
 **    in a candidate, "В»" is undone even where the value's « is not
 **    misread ("Главная В» Новости": breadcrumbs; «Витамин В» is real, but
 **    its « is in no candidate). A run that is one sign of punctuation,
@@ -505,6 +510,8 @@ struct pass_ctx {
                             ** misread punctuation, wholly */
   size_t signs;             /* cp1251: of those, a sign no text holds but
                             ** misread ("вЂ”", "10 В°C": sign_alone()) */
+  size_t sure;              /* cp1251: of those, a Latin letter that no
+                            ** Cyrillic text spells (sure_letter()) */
   size_t missed;            /* cp1251: characters of runs in no candidate */
   int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
   int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
@@ -1067,6 +1074,93 @@ static int sign_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
       && !(b+1<x->n && is_ascii_alpha(x->s[b+1]));
 }
 
+/*
+** Rule 8: is the cp1251 run s[a..b), wholly the candidate c, a Latin word
+** of one letter standing apart? Г or Д (the lead bytes of Latin-1's and
+** Extended-A's letters) then a Cyrillic letter that looks like no Latin
+** one, or a sign no word holds: "Г©" for Portuguese é, "ГЂ" À, "ГЁ"
+** Italian è; or Г + NBSP before a space, French à ("Г" + NBSP + " "):
+** no Cyrillic word is spelled so, and NBSP then a space is no one's
+** typography. Not Г or Д then a mark (the letter as a word: «пункт Г»,
+** "А, Б, В, Г…"), nor then І Ј Ѕ (Ukrainian "Гі" would give ó), nor
+** before a full stop (Serbian abbreviations).
+*/
+static int apart_letter(const pass_ctx *x, size_t a, size_t b, uint32_t before_run,
+                        const cand *c){
+  uint32_t u = c->second;
+  if( c->nchars!=2 || x->s[a]!=0xD0 || (x->s[a+1]!=0x93 && x->s[a+1]!=0x94) ) return 0;
+  if( !latin_letter(c->d) || !apart(before_run) ) return 0;
+  if( u==0xA0 ) return x->s[a+1]==0x93 && b<x->n && x->s[b]==' ';
+  if( !(b>=x->n || (apart(x->s[b]) && x->s[b]!='.')) ) return 0;
+  if( inner_sign(u) ) return 1;
+  return ((u>=0x400 && u<=0x45F) || u==0x490 || u==0x491)
+      && !(latin_twin(u) && u!=0x401 && u!=0x451);
+}
+
+/* Are some of the ASCII letters of the word around s[a..b) no twins of
+** Cyrillic ones ("Krak" of "KrakГіw": r; not "pГіpa")? */
+static int nontwin_word(const pass_ctx *x, size_t a, size_t b){
+  size_t k;
+  for(k=a; k>0 && is_ascii_alpha(x->s[k-1]); k--){
+    if( !twin_lower(x->s[k-1]) && !twin_upper(x->s[k-1]) ) return 1;
+  }
+  for(k=b; k<x->n && is_ascii_alpha(x->s[k]); k++){
+    if( !twin_lower(x->s[k]) && !twin_upper(x->s[k]) ) return 1;
+  }
+  return 0;
+}
+
+/* Letters of Extended-A few languages write: ŀ Ŋ ŋ Ō ō Ŏ ŏ Ŝ ŝ Ŧ ŧ Ŭ ŭ
+** Ŵ ŵ Ŷ ŷ (Catalan's middle dot, Sami, Esperanto, Welsh, Latvian's
+** old spelling). */
+static int rare_ext_a(uint32_t d){
+  return d==0x140 || (d>=0x14A && d<=0x14F) || d==0x15C || d==0x15D
+      || d==0x166 || d==0x167 || d==0x16C || d==0x16D || (d>=0x174 && d<=0x177);
+}
+
+/*
+** Rule 8: is the cp1251 run s[a..b), wholly the candidate c and glued to
+** a Latin word (glued_latin()) or a word of its own (apart_letter()), a
+** Latin letter that no text holds but misread, sure alone? Led by Г or
+** Д, or by Е (which looks like E). Its second character:
+** - a Latin twin (І і Ј ј Ѕ ѕ Ї ї Ё ё) only inside a word, after a Latin
+**   letter, whose Latin letters are not all twins of Cyrillic ones
+**   ("KrakГіw", "AbidЕѕan"; not Ukrainian "Гіhi" at a word's start,
+**   "pГіpa" is пірат's kind typed with look-alikes, Montenegrin "дјед");
+**   after Г, whatever the word, Ј ј Ѕ ѕ Ї ї, which no Cyrillic word puts
+**   after Г ("SГЈo" for São), and Ё ё alone (Italian "ГЁ" for è; "ГЁTE"
+**   at a word's start is Гёте);
+** - not a mark that may end a word at the word's end («Класс AГ»;
+**   inside, "Г…lesund" is Ålesund);
+** - NBSP only before a space or inside a word ("VoilГ" + NBSP + " ",
+**   "CesГ" + NBSP + "ro").
+** A Cyrillic word is never spelled so: "MГјller" alone is Müller.
+*/
+static int sure_letter(const pass_ctx *x, size_t a, size_t b, const cand *c,
+                       int alone){
+  uint32_t u = c->second;
+  unsigned lead = x->s[a+1];
+  int inside = a>0 && is_ascii_alpha(x->s[a-1]);
+  if( c->nchars!=2 || x->s[a]!=0xD0 || lead<0x93 || lead>0x95 ) return 0;
+  if( !latin_letter(c->d) ) return 0;
+  /* Е then a Serbian letter (Љ Њ Ћ Џ Ђ њ ќ) gives what few languages
+  ** write (ŀ Ŋ Ō Ŏ ŏ Ŝ ŝ; with § ¬ µ ¶ ·, Ŧ Ŭ ŵ Ŷ ŷ): "BЕЉA" is Serbian
+  ** capitals typed on two keyboards as often */
+  if( lead==0x95 && rare_ext_a(c->d) ) return 0;
+  /* a small letter between capitals is no word's spelling: a word of
+  ** capitals misread gives capitals ("MГњLLER"); "ADOЕЎCKI" is Serbian
+  ** capitals typed on two keyboards */
+  if( !upper_ext(c->d) && (inside || (b<x->n && is_ascii_alpha(x->s[b])))
+   && !(inside && x->s[a-1]>='a') && !(b<x->n && x->s[b]>='a' && x->s[b]<='z') ) return 0;
+  if( latin_twin(u) && !(inside && nontwin_word(x, a, b))
+   && !(lead==0x93 && (u==0x401 || u==0x451 ? alone : u!=0x406 && u!=0x456)) ) return 0;
+  if( u==0xA0 ) return b<x->n && (x->s[b]==' ' || (inside && is_ascii_alpha(x->s[b])));
+  if( is_closing(u) || (any_quote(u) && u!=0xAB) ){
+    return b<x->n && is_ascii_alpha(x->s[b]);
+  }
+  return 1;
+}
+
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
@@ -1118,6 +1212,11 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     /* a run glued to a Latin word ("MГјller"): in the rescue it may give
     ** a Latin letter or a sign too (glued_latin() says when) */
     int glued = ncand==1 && !rare_latin(c.d) ? glued_latin(x, a, b, c.d, c.second, c.last) : 0;
+    /* a Latin word of one letter standing apart ("Г©" for é) counts as
+    ** glued: no Cyrillic word is so */
+    int alone = !glued && ncand==1 && x->leftover==left0
+             && apart_letter(x, a, b, before_run, &c);
+    if( alone ) glued = 1;
     /* rule 8: every character of the run in a candidate, two at least */
     fix = ncand>=odd+2 && x->leftover==left0 && !mixed ? 3 : 0;
     if( fix ) x->confident++;
@@ -1133,6 +1232,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       ** sign ("loremВ»": no word glues a Cyrillic letter so) */
       if( glued==2 && (latin_letter(c.d) || sign) ) x->glued++;
       if( sign_alone(x, a, b, &c) ) x->signs++;
+      if( glued && sure_letter(x, a, b, &c, alone) ) x->sure++;
       if( (glued && (latin_letter(c.d) || sign)) || (sign && sign_apart(x, a, b, &c)) ) x->plain++;
     }
     /* the rescue: a run of one, wholly consumed, that gives a letter of
@@ -1467,14 +1567,16 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       count_rescued(&x, x.leftover==0 ? 2 : 1);
     }
     if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.plain==x.runs && x.leftover==0
-     && (x.glued>=2 || x.signs>=1) ){
+     && (x.glued>=2 || x.signs>=1 || x.sure>=1) ){
       /* rule 8: Latin text misread whole, with no Russian beside
       ** ("JГјrgen MГјller"): two Latin letters or signs or more, each
       ** glued inside or after a Latin word, every run wholly so or a
       ** sign apart, nothing else that is not ASCII; or any number so
       ** beside a sign no text holds but misread ("CafГ© вЂ” 5 в‚¬",
-      ** "lorebmВ» вЂ“": the value went through the misreading, where
-      ** "MГјller" alone may be a word typed on two keyboards) */
+      ** "lorebmВ» вЂ“": the value went through the misreading) or beside
+      ** one letter that no Cyrillic text spells ("MГјller", "Г©" apart:
+      ** sure_letter()); one glued run may else be a word typed on two
+      ** keyboards ("Гіhi") */
       count_rescued(&x, 1);
       x.confident = 1;                  /* for the writing pass's rescue */
     }
