@@ -38,6 +38,9 @@
 **      2 (enough alone): 4 characters (ðŸ˜€) without an NBSP; 3
 **        characters (â€™, ä¸­) unless they end like a word (rule below); 2 starting with Â or Ã
 **        (Ã©, Â°); Ä or Å after a small ASCII letter (dÄ›kuji, liÅŸ);
+**        a second ™ or › before a small ASCII letter, not after Ä
+**        ("CeauÈ™escu", "È›ara": Romanian ș ț); Ä or Å then Œ or Ÿ
+**        before one ("ÅŸu" şu, "ÄŒas" Čas);
 **        the others not listed below (Ð¸, Îº, Ñƒ, ÐŸ).
 **      1 (weak): 3 characters whose 2nd and 3rd are both marks that end
 **        a word or cp1252 letters ("rç…»", "blíž”"); 2 whose second is
@@ -829,6 +832,18 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->level = 2;                        /* Ã©, Â° */
   }else if( (b0==0xC4 || b0==0xC5) && prev>='a' && prev<='z' ){
     c->level = 2;                        /* dÄ›kuji, liÅŸ: no capital there */
+  }else if( (last==0x2122 || last==0x203A) && b0!=0xC4 && j<x->n && x->s[j]>='a' && x->s[j]<='z' ){
+    /* ™ or › then a small letter: inside a word, where no text puts
+    ** them ("CeauÈ™escu", "È›ara" for Romanian ș ț, "BÅ™ach" ř). Not
+    ** after Ä: "Ä›" is ě to cp1250 as well, which starts no word, and
+    ** made sure here it would compete with cp1250's reading of Czech */
+    c->level = 2;
+  }else if( (b0==0xC4 || b0==0xC5) && (last==0x152 || last==0x178)
+         && j<x->n && x->s[j]>='a' && x->s[j]<='z' ){
+    /* Ä Å then Œ Ÿ and a small letter: not a word of capitals, and no
+    ** word starts so ("ÅŸu" for şu, "ÄŒas" for Čas; cp1250 reads those
+    ** bytes otherwise, Ś ź) */
+    c->level = 2;
   }else if( after_word(last) ){
     c->level = 1;                        /* Ð», Î±, and "Ó’" */
   }else if( cp1252_letter(last) && b0!=0xD0 && b0!=0xD1 ){
