@@ -54,9 +54,11 @@
 **        character is misread; "Å²" "Å³" after no letter (ångström), "Ø"
 **        or "×" then ¼ ½ ¾ (sizes), which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
-**        closing “ ‘ of German and Czech quotes, after a capital, at the
-**        end of a word ("IRMÃ»", "VIÐ»", Turkish "HÂLÂ»", „JÄÄ“), but
-**        not "Â»" in a value with a misread opening "Â«" or "Â‹"; Ó Ô
+**        closing “ ‘ « of German and Czech quotes (‹ where a real ›
+**        opens: its byte is Ë's), after a capital, at the end of a word
+**        ("IRMÃ»", "VIÐ»", Turkish "HÂLÂ»", „JÄÄ“, »ABDÓ«), but not
+**        "Â»" in a value with a misread opening "Â«" or "Â‹" (not after
+**        a letter: »HÂLÂ« opens nothing); Ó Ô
 **        Ö Ú Ý then Š Ž š ž ("ÚŽASNÝ", "Úžasný"), which after an ASCII
 **        character stay alone in their run even when every other
 **        character is misread (Slovak "DOHÚŽVE", Hungarian "ERÖŠOVÁ").
@@ -121,7 +123,11 @@
 **    Western text, so a candidate counts only when its lead is a
 **    tell-tale: MacRoman ¬ √ ƒ ≈ ∆ ‚ and the Apple logo, or any lead of a
 **    three-byte character (√©, ‚Äô, ÊÄó); cp1250 Â Ă Ä Ĺ â đ (Ă©, Ĺ™,
-**    Ä›, â€ž). Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
+**    Ä›, â€ž); and Romanian ș ț inside a word, cp1250's "Č™" "Č›" and
+**    MacRoman's "»ô" "»õ" before a small letter (under MacRoman only
+**    after a letter: »ôter« is German quotes), since no text puts ™ ›
+**    inside a word or a guillemet between letters. Levels as in rule 4,
+**    and: a capital, then cp1250's Â Ă Ä
 **    Ĺ (capitals themselves) and a capital, is weak where a language
 **    may write the pair (real_caps_pair(): Ă Ş, Ä Š Ž Ş Ť, Ĺ Ž Š, Â
 **    and any; Romanian "PĂŞUNE", Slovak "PÄŤ", Turkmen "BÄŞ", Inari
@@ -480,10 +486,11 @@ static int end_mark(uint32_t c){
   return quote_mark(c) || c==0x201D || c==0x2019 || c==0xBB || c==0x203A
       || c==0x2026;
 }
-/* What real text puts right after a word: the closing marks, NBSP and
-** the usual symbols. */
+/* What real text puts right after a word: the closing marks, « (which
+** closes German quotes; not ‹, cp1252's byte of ы in "Ñ‹"), NBSP and the
+** usual symbols. */
 static int after_word(uint32_t c){
-  return is_closing(c) || c==0xA0 || c==0xAE || c==0xB0 || c==0xB2
+  return is_closing(c) || c==0xA0 || c==0xAB || c==0xAE || c==0xB0 || c==0xB2
       || c==0xB3 || c==0xB9 || c==0xB7 || c==0x2022 || c==0x2030;
 }
 /* The letters among cp1252's bytes 80-9F: Š š Œ œ Ž ž Ÿ. */
@@ -517,6 +524,7 @@ struct pass_ctx {
                             ** Cyrillic text spells (sure_letter()) */
   size_t missed;            /* cp1251: characters of runs in no candidate */
   int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
+  int single_open;          /* the text holds a real › (German ›…‹ quotes) */
   int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
                             ** fixed on a sure candidate ("Â°CÂ»") */
   size_t fixes;             /* changes made (or that would be) */
@@ -624,6 +632,12 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   int mac = x->cs==UTF8_MOJI_MACROMAN;
   int tell = b0==0xC2 || b0==0xC3 || b0==0xC4 || b0==0xC5 || b0==0xE2 || b0==0xF0
           || (mac && (need==2 || b0==0xC6));
+  /* Romanian ș ț inside a word: cp1250's "Č™" "Č›", MacRoman's "»ô"
+  ** "»õ" then a small letter ("CeauČ™escu", "Achime»õe»ôti"): no
+  ** text puts ™ › inside a word, nor a guillemet between letters
+  ** (MacRoman's at a word's start may open a German quote, »ôter«) */
+  if( b0==0xC8 && (d==0x219 || d==0x21B) && pending==0 && j<x->n && x->s[j]>='a' && x->s[j]<='z'
+   && (!mac || is_ascii_alpha(prev)) ) return 2;
   /* "Ë‡", "Œ©": ˇ and Ω, continuation bytes of a deeper misreading */
   if( !tell && pending>0 ) return 0;
   /* Greek (MacRoman Œ œ, cp1250 Î Ď): -3, three in a run (rule 9) */
@@ -641,9 +655,10 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     if( mac && !common_punct(d) ) return 0;
     return level3(x, prev, second, last, j);
   }
-  /* "SPÄ”", „JÄÄ“: a capital ending a word; but as rule 4 has it, not
+  /* "SPÄ”", „JÄÄ“, ›ALBĂ‹: a capital ending a word; but as rule 4 has it, not
   ** cp1250's "Â»" in a value whose opening "Â«" is misread too */
-  if( (is_closing(last) || last==0xA0 || last==0xAB || last==0x201C || last==0x2018)
+  if( (is_closing(last) || last==0xA0 || last==0xAB || last==0x201C || last==0x2018
+       || (last==0x2039 && x->single_open))
    && upper_ext(prev) && word_ends(x, j, last)
    && !(!mac && b0==0xC2 && last==0xBB && x->opened) && !x->word_sure ){
     return 0;
@@ -691,11 +706,15 @@ static int wild_lead(utf8_moji_charset cs, int b0){
   return b0==0xD0 || b0==0xD1 || b0==0xD7 || (b0>=0xE3 && b0<=0xEF);
 }
 
-/* Does s[0..n) hold the bytes pat[0..len)? */
-static int holds(const unsigned char *s, size_t n, const char *pat, size_t len){
+/* Does s[0..n) hold the bytes pat[0..len)? With open, only where a quote
+** opens: not after an ASCII letter ("HÂLÂ«" is a Turkish word in German
+** quotes, »HÂLÂ«, not a misread «). */
+static int holds(const unsigned char *s, size_t n, const char *pat, size_t len, int open){
   const unsigned char *p = s, *end = s+n;
   while( (size_t)(end-p)>=len && (p = memchr(p, (unsigned char)pat[0], (size_t)(end-p)))!=0 ){
-    if( (size_t)(end-p)>=len && memcmp(p, pat, len)==0 ) return 1;
+    if( (size_t)(end-p)>=len && memcmp(p, pat, len)==0 && !(open && p>s && is_ascii_alpha(p[-1])) ){
+      return 1;
+    }
     p++;
   }
   return 0;
@@ -811,12 +830,15 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** "Café‘“", "Olé‹«"): doubtful */
     c->level = level3(x, prev, second, last, j);
     c->word_end = c->level==0 && ends_word3(x, prev, second, last, j);
-  }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018)
-            && is_upper(prev) && word_ends(x, j, last)
+  }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018 || last==0xAB
+             || (last==0x2039 && x->single_open))
+            && upper_ext(prev) && word_ends(x, j, last)
             && !(b0==0xC2 && x->opened) ){
     /* "IRMÃ»", "VIÐ»", "ÑANDÚ»", Turkish "HÂLÂ»"; and the closing quotes
-    ** of German, Czech and Estonian („JÄÄ“, ‚OÜ‘), which English opens
-    ** with. "Â«BONJOURÂ»" is undone: its opening mark is misread too. */
+    ** of German, Czech and Estonian („JÄÄ“, ‚OÜ‘, »ABDÓ«), which English
+    ** and French open with; ‹ only where a real › opens (›ABDÓ‹): its
+    ** byte is Ë's ("BELGIÃ‹"). "Â«BONJOURÂ»" is undone: its opening mark
+    ** is misread too. */
     c->level = 0;
   }else if( any_quote(prev) && any_quote(last) && !letter_at(x, j) ){
     /* one letter in quotes: «Â», »Å«, „Ä“ name a letter; misread, the
@@ -832,9 +854,11 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->level = 2;                        /* Ã©, Â° */
   }else if( (b0==0xC4 || b0==0xC5) && prev>='a' && prev<='z' ){
     c->level = 2;                        /* dÄ›kuji, liÅŸ: no capital there */
-  }else if( (last==0x2122 || last==0x203A) && b0!=0xC4 && j<x->n && x->s[j]>='a' && x->s[j]<='z' ){
-    /* ™ or › then a small letter: inside a word, where no text puts
-    ** them ("CeauÈ™escu", "È›ara" for Romanian ș ț, "BÅ™ach" ř). Not
+  }else if( (last==0x2122 || last==0x203A || last==0xAB || last==0x2039) && b0!=0xC4
+            && j<x->n && x->s[j]>='a' && x->s[j]<='z' ){
+    /* ™ › « ‹ then a small letter: inside a word, where no text puts
+    ** them ("CeauÈ™escu", "È›ara" for Romanian ș ț, "BÅ™ach" ř, "Å«dens"
+    ** Latvian ū; at a word's end they are weak: »ABDÓ«, "MsÚ«"). Not
     ** after Ä: "Ä›" is ě to cp1250 as well, which starts no word, and
     ** made sure here it would compete with cp1250's reading of Czech */
     c->level = 2;
@@ -1387,6 +1411,8 @@ static const lead_char mac_leads[] = {
   {2,{0xC3,0x8B}}, {2,{0xC3,0x8C}}, {2,{0xC3,0x8D}}, {2,{0xC3,0x8E}},
   {2,{0xC3,0x8F}}, {2,{0xC3,0x92}}, {2,{0xC3,0x93}}, {2,{0xC3,0x94}},
   {2,{0xC3,0x99}}, {2,{0xC3,0x9A}}, {2,{0xC3,0x9B}},
+  /* » (Romanian ș ț, "»ô" "»õ", inside a word: strict_level()) */
+  {2,{0xC2,0xBB}},
   /* √ ≈ ∆ ‚ – — „ ‰ ◊ and the Apple logo */
   {3,{0xE2,0x88,0x9A}}, {3,{0xE2,0x89,0x88}}, {3,{0xE2,0x88,0x86}},
   {3,{0xE2,0x80,0x9A}}, {3,{0xE2,0x80,0x93}}, {3,{0xE2,0x80,0x94}},
@@ -1405,6 +1431,8 @@ static const lead_char w1250_leads[] = {
   {2,{0xC3,0xA7}}, {2,{0xC4,0x8D}}, {2,{0xC3,0xA9}}, {2,{0xC4,0x99}},
   {2,{0xC3,0xAB}}, {2,{0xC4,0x9B}}, {2,{0xC3,0xAD}}, {2,{0xC3,0xAE}},
   {2,{0xC4,0x8F}},
+  /* Č (Romanian ș ț, "Č™" "Č›", inside a word: strict_level()) */
+  {2,{0xC4,0x8C}},
 };
 /* The first bytes of the characters of bytes 80-BF: MacRoman's are
 ** letters of Latin-1 (C3), signs of Latin-1 (C2), math and punctuation
@@ -1483,8 +1511,9 @@ static void do_pass(pass_ctx *x){
   /* a misread opening guillemet: cp1252 "Â«" or "Â‹" (then "Â»" after a
   ** capital is its closing one, not a word ending in Â), cp1251 "В«" */
   x->opened = x->cs==UTF8_MOJI_CP1252 || x->cs==UTF8_MOJI_CP1250
-            ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5)
-            : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4);
+            ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4, 1) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5, 1)
+            : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
+  x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
   while( p<x->n ){
     size_t q;
     if( x->s[p]<0x80 ){

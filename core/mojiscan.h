@@ -76,20 +76,21 @@ static attr int name##_block(const unsigned char *p){ \
     /* cp1252: Â..ô then f1252, or "Â " */ \
     name##_m c1252 = isC3 & ((name##_v)(b1-0x82)<=0x32) \
                    & (f1252 | (MOJI_EQ(b1,0x82) & MOJI_EQ(f,' '))); \
-    /* cp1250's leads Â Ä â × ä ç é ë í î Î; Ă ă ć č ď Ď Đ đ ę ě Ĺ ĺ; Ń */ \
+    /* cp1250's leads Â Ä â × ä ç é ë í î Î; Ă ă ć Č č ď Ď Đ đ ę ě Ĺ ĺ; Ń */ \
     name##_m c1250 = f1250 & ( \
         (isC3 & (MOJI_EQ(b1,0x82)|MOJI_EQ(b1,0x84)|MOJI_EQ(b1,0xA2)|MOJI_EQ(b1,0x97) \
                 |MOJI_EQ(b1,0xA4)|MOJI_EQ(b1,0xA7)|MOJI_EQ(b1,0xA9)|MOJI_EQ(b1,0xAB) \
                 |MOJI_EQ(b1,0xAD)|MOJI_EQ(b1,0xAE)|MOJI_EQ(b1,0x8E))) \
       | (isC4 & (MOJI_EQ(b1,0x82)|MOJI_EQ(b1,0x83)|MOJI_EQ(b1,0x87)|MOJI_EQ(b1,0x8D) \
-                |MOJI_EQ(b1,0x8E) \
+                |MOJI_EQ(b1,0x8E)|MOJI_EQ(b1,0x8C) \
                 |MOJI_EQ(b1,0x8F)|MOJI_EQ(b1,0x90)|MOJI_EQ(b1,0x91)|MOJI_EQ(b1,0x99) \
                 |MOJI_EQ(b1,0x9B)|MOJI_EQ(b1,0xB9)|MOJI_EQ(b1,0xBA))) \
       | (isC5 & MOJI_EQ(b1,0x83))); \
-    /* MacRoman's two-byte leads: C3 81..9B (its capitals), ¬ ƒ Œ œ */ \
+    /* MacRoman's two-byte leads: C3 81..9B (its capitals), ¬ » ƒ Œ œ */ \
     name##_m cmac = fmac & ( \
         (isC3 & ((name##_v)(b1-0x81)<=0x1A)) \
-      | (MOJI_EQ(b0,0xC2) & MOJI_EQ(b1,0xAC)) | (MOJI_EQ(b0,0xC6) & MOJI_EQ(b1,0x92)) \
+      | (MOJI_EQ(b0,0xC2) & (MOJI_EQ(b1,0xAC)|MOJI_EQ(b1,0xBB))) \
+      | (MOJI_EQ(b0,0xC6) & MOJI_EQ(b1,0x92)) \
       | (isC5 & (MOJI_EQ(b1,0x92)|MOJI_EQ(b1,0x93)))); \
     /* cp1251 (rule 8), exactly possible_1251's test */ \
     name##_m cy = ((MOJI_EQ(b0,0xD0) & (b1>=0x92)) | (MOJI_EQ(b0,0xD1) & (b1<=0x84))) \
