@@ -38,9 +38,10 @@
 **      2 (enough alone): 4 characters (ðŸ˜€) without an NBSP; 3
 **        characters (â€™, ä¸­) unless they end like a word (rule below); 2 starting with Â or Ã
 **        (Ã©, Â°); Ä or Å after a small ASCII letter (dÄ›kuji, liÅŸ);
-**        a second ™ or › before a small ASCII letter, not after Ä
-**        ("CeauÈ™escu", "È›ara": Romanian ș ț); Ä or Å then Œ or Ÿ
-**        before one ("ÅŸu" şu, "ÄŒas" Čas);
+**        a second ™ › « before a small ASCII letter, not after Ä
+**        ("CeauÈ™escu", "È›ara": Romanian ș ț), È then ™ › after one
+**        ("BabeÈ™"); Ä or Å then Œ or Ÿ before one ("ÅŸu" şu, "ÄŒas"
+**        Čas);
 **        the others not listed below (Ð¸, Îº, Ñƒ, ÐŸ).
 **      1 (weak): 3 characters whose 2nd and 3rd are both marks that end
 **        a word or cp1252 letters ("rç…»", "blíž”"); 2 whose second is
@@ -105,7 +106,8 @@
 **    runs at least inside Latin words giving Latin letters, the others
 **    glued or misread punctuation, nothing else outside ASCII ("JГјrgen
 **    MГјller"; not "Гђa Ana i Гђo", whose runs start their words); or one
-**    that no Cyrillic text spells (sure_letter(): Г or Д, or Е, then no
+**    that no Cyrillic text spells (sure_letter(): И then ™ › glued to
+**    small letters, Romanian ș ț; Г or Д, or Е, then no
 **    look-alike of a Latin letter, not a mark at a word's end, a small
 **    letter not between capitals: "MГјller" alone, "Г‡a", "KrakГіw"),
 **    which may be a one-letter word apart too (apart_letter(): "Г©" for
@@ -125,8 +127,9 @@
 **    three-byte character (√©, ‚Äô, ÊÄó); cp1250 Â Ă Ä Ĺ â đ (Ă©, Ĺ™,
 **    Ä›, â€ž); and Romanian ș ț inside a word, cp1250's "Č™" "Č›" and
 **    MacRoman's "»ô" "»õ" before a small letter (under MacRoman only
-**    after a letter: »ôter« is German quotes), since no text puts ™ ›
-**    inside a word or a guillemet between letters. Levels as in rule 4,
+**    after a letter: »ôter« is German quotes) or after one ("BabeČ™"),
+**    since no text puts ™ › inside a word or a guillemet between
+**    letters. Levels as in rule 4,
 **    and: a capital, then cp1250's Â Ă Ä
 **    Ĺ (capitals themselves) and a capital, is weak where a language
 **    may write the pair (real_caps_pair(): Ă Ş, Ä Š Ž Ş Ť, Ĺ Ž Š, Â
@@ -635,9 +638,12 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   /* Romanian ș ț inside a word: cp1250's "Č™" "Č›", MacRoman's "»ô"
   ** "»õ" then a small letter ("CeauČ™escu", "Achime»õe»ôti"): no
   ** text puts ™ › inside a word, nor a guillemet between letters
-  ** (MacRoman's at a word's start may open a German quote, »ôter«) */
-  if( b0==0xC8 && (d==0x219 || d==0x21B) && pending==0 && j<x->n && x->s[j]>='a' && x->s[j]<='z'
-   && (!mac || is_ascii_alpha(prev)) ) return 2;
+  ** (MacRoman's at a word's start may open a German quote, »ôter«);
+  ** or after a small letter ("BabeČ™": Č after small letters ends no
+  ** word, nor does a guillemet glued to a word before ô) */
+  if( b0==0xC8 && (d==0x219 || d==0x21B) && pending==0
+   && ((j<x->n && x->s[j]>='a' && x->s[j]<='z' && (!mac || is_ascii_alpha(prev)))
+       || (prev>='a' && prev<='z')) ) return 2;
   /* "Ë‡", "Œ©": ˇ and Ω, continuation bytes of a deeper misreading */
   if( !tell && pending>0 ) return 0;
   /* Greek (MacRoman Œ œ, cp1250 Î Ď): -3, three in a run (rule 9) */
@@ -854,13 +860,16 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->level = 2;                        /* Ã©, Â° */
   }else if( (b0==0xC4 || b0==0xC5) && prev>='a' && prev<='z' ){
     c->level = 2;                        /* dÄ›kuji, liÅŸ: no capital there */
-  }else if( (last==0x2122 || last==0x203A || last==0xAB || last==0x2039) && b0!=0xC4
-            && j<x->n && x->s[j]>='a' && x->s[j]<='z' ){
+  }else if( ((last==0x2122 || last==0x203A || last==0xAB || last==0x2039) && b0!=0xC4
+             && j<x->n && x->s[j]>='a' && x->s[j]<='z')
+            || (b0==0xC8 && (last==0x2122 || last==0x203A) && prev>='a' && prev<='z') ){
     /* ™ › « ‹ then a small letter: inside a word, where no text puts
     ** them ("CeauÈ™escu", "È›ara" for Romanian ș ț, "BÅ™ach" ř, "Å«dens"
     ** Latvian ū; at a word's end they are weak: »ABDÓ«, "MsÚ«"). Not
     ** after Ä: "Ä›" is ě to cp1250 as well, which starts no word, and
-    ** made sure here it would compete with cp1250's reading of Czech */
+    ** made sure here it would compete with cp1250's reading of Czech.
+    ** And È then ™ › after a small letter: ș ț ending a word ("BabeÈ™":
+    ** a capital after small letters ends no word) */
     c->level = 2;
   }else if( (b0==0xC4 || b0==0xC5) && (last==0x152 || last==0x178)
          && j<x->n && x->s[j]>='a' && x->s[j]<='z' ){
@@ -1161,7 +1170,8 @@ static int rare_ext_a(uint32_t d){
 ** Rule 8: is the cp1251 run s[a..b), wholly the candidate c and glued to
 ** a Latin word (glued_latin()) or a word of its own (apart_letter()), a
 ** Latin letter that no text holds but misread, sure alone? Led by Г or
-** Д, or by Е (which looks like E). Its second character:
+** Д, or by Е (which looks like E); or И then ™ › (Romanian ș ț) glued
+** to small letters. Its second character:
 ** - a Latin twin (І і Ј ј Ѕ ѕ Ї ї Ё ё) only inside a word, after a Latin
 **   letter, whose Latin letters are not all twins of Cyrillic ones
 **   ("KrakГіw", "AbidЕѕan"; not Ukrainian "Гіhi" at a word's start,
@@ -1180,8 +1190,13 @@ static int sure_letter(const pass_ctx *x, size_t a, size_t b, const cand *c,
   uint32_t u = c->second;
   unsigned lead = x->s[a+1];
   int inside = a>0 && is_ascii_alpha(x->s[a-1]);
-  if( c->nchars!=2 || x->s[a]!=0xD0 || lead<0x93 || lead>0x95 ) return 0;
-  if( !latin_letter(c->d) ) return 0;
+  if( c->nchars!=2 || x->s[a]!=0xD0 ) return 0;
+  /* И then ™ or › is Romanian ș ț ("CeauИ™escu", "BabeИ™"): inside a
+  ** word, or ending one after a small letter (no word glues ™ › so) */
+  if( lead==0x98 && (u==0x2122 || u==0x203A) ){
+    return (inside && x->s[a-1]>='a') || (b<x->n && x->s[b]>='a' && x->s[b]<='z');
+  }
+  if( lead<0x93 || lead>0x95 || !latin_letter(c->d) ) return 0;
   /* Е then a Serbian letter (Љ Њ Ћ Џ Ђ њ ќ) gives what few languages
   ** write (ŀ Ŋ Ō Ŏ ŏ Ŝ ŝ; with § ¬ µ ¶ ·, Ŧ Ŭ ŵ Ŷ ŷ): "BЕЉA" is Serbian
   ** capitals typed on two keyboards as often */
