@@ -638,11 +638,12 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   /* Romanian ș ț inside a word: cp1250's "Č™" "Č›", MacRoman's "»ô"
   ** "»õ" then a small letter ("CeauČ™escu", "Achime»õe»ôti"): no
   ** text puts ™ › inside a word, nor a guillemet between letters
-  ** (MacRoman's at a word's start may open a German quote, »ôter«);
+  ** (MacRoman's at a word's start may open a German quote, »ôter«, so
+** there only after a letter, "AcƒÉ»õari" too);
   ** or after a small letter ("BabeČ™": Č after small letters ends no
   ** word, nor does a guillemet glued to a word before ô) */
   if( b0==0xC8 && (d==0x219 || d==0x21B) && pending==0
-   && ((j<x->n && x->s[j]>='a' && x->s[j]<='z' && (!mac || is_ascii_alpha(prev)))
+   && ((j<x->n && x->s[j]>='a' && x->s[j]<='z' && (!mac || letter(prev)))
        || (prev>='a' && prev<='z')) ) return 2;
   /* "Ë‡", "Œ©": ˇ and Ω, continuation bytes of a deeper misreading */
   if( !tell && pending>0 ) return 0;
