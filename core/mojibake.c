@@ -639,11 +639,13 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   ** "»õ" then a small letter ("CeauČ™escu", "Achime»õe»ôti"): no
   ** text puts ™ › inside a word, nor a guillemet between letters
   ** (MacRoman's at a word's start may open a German quote, »ôter«, so
-** there only after a letter, "AcƒÉ»õari" too);
+** there only after an ASCII letter or a misread ă â î, "AcƒÉ»õari";
+** not after à: "nhà»ông" is Vietnamese after a breadcrumb's »);
   ** or after a small letter ("BabeČ™": Č after small letters ends no
   ** word, nor does a guillemet glued to a word before ô) */
   if( b0==0xC8 && (d==0x219 || d==0x21B) && pending==0
-   && ((j<x->n && x->s[j]>='a' && x->s[j]<='z' && (!mac || letter(prev)))
+   && ((j<x->n && x->s[j]>='a' && x->s[j]<='z'
+        && (!mac || is_ascii_alpha(prev) || prev==0xC9 || prev==0xA2 || prev==0xC6))
        || (prev>='a' && prev<='z')) ) return 2;
   /* "Ë‡", "Œ©": ˇ and Ω, continuation bytes of a deeper misreading */
   if( !tell && pending>0 ) return 0;
@@ -861,16 +863,19 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->level = 2;                        /* Ã©, Â° */
   }else if( (b0==0xC4 || b0==0xC5) && prev>='a' && prev<='z' ){
     c->level = 2;                        /* dÄ›kuji, liÅŸ: no capital there */
-  }else if( ((last==0x2122 || last==0x203A || last==0xAB || last==0x2039) && b0!=0xC4
-             && j<x->n && x->s[j]>='a' && x->s[j]<='z')
-            || (b0==0xC8 && (last==0x2122 || last==0x203A) && prev>='a' && prev<='z') ){
-    /* ™ › « ‹ then a small letter: inside a word, where no text puts
-    ** them ("CeauÈ™escu", "È›ara" for Romanian ș ț, "BÅ™ach" ř, "Å«dens"
-    ** Latvian ū; at a word's end they are weak: »ABDÓ«, "MsÚ«"). Not
-    ** after Ä: "Ä›" is ě to cp1250 as well, which starts no word, and
-    ** made sure here it would compete with cp1250's reading of Czech.
-    ** And È then ™ › after a small letter: ș ț ending a word ("BabeÈ™":
-    ** a capital after small letters ends no word) */
+  }else if( (b0==0xC5 || b0==0xC8) && (last==0x2122 || last==0x203A || last==0xAB)
+            && !(i>=2 && x->s[i-1]>='A' && x->s[i-1]<='Z' && x->s[i-2]>='A' && x->s[i-2]<='Z')
+            && ((j<x->n && x->s[j]>='a' && x->s[j]<='z')
+                || (b0==0xC8 && last!=0xAB && prev>='a' && prev<='z')) ){
+    /* È Å then ™ › « and a small letter: inside a word, where no text
+    ** puts them ("CeauÈ™escu", "È›ara" for Romanian ș ț, "BÅ™ach" ř,
+    ** "Å›" ś, "Å«dens" Latvian ū; at a word's end they are weak:
+    ** »ABDÓ«, "MsÚ«"); and È then ™ › after a small letter, ș ț ending
+    ** a word ("BabeÈ™": a capital after small letters ends no word).
+    ** Not after a word of capitals ("CAFFÈ›bar", a breadcrumb that lost
+    ** its spaces), nor other capitals ("INFORMACIÓ›tràmits"), nor Ä:
+    ** "Ä›" is ě to cp1250 as well, which starts no word, and made sure
+    ** here it would compete with cp1250's reading of Czech */
     c->level = 2;
   }else if( (b0==0xC4 || b0==0xC5) && (last==0x152 || last==0x178)
          && j<x->n && x->s[j]>='a' && x->s[j]<='z' ){
@@ -1198,6 +1203,12 @@ static int sure_letter(const pass_ctx *x, size_t a, size_t b, const cand *c,
     return (inside && x->s[a-1]>='a') || (b<x->n && x->s[b]>='a' && x->s[b]<='z');
   }
   if( lead<0x93 || lead>0x95 || !latin_letter(c->d) ) return 0;
+  /* Д or Е then a sign after a capital, giving a capital, is a word of
+  ** capitals with a look-alike: Е for E, Д for A in faux-Cyrillic
+  ** lettering ("NIKЕ®", "VODKД®", "PRЕ–ORDER"), not Ů Į Ŗ misread
+  ** (a small letter so is Title Case misread: "WЕ‚" is Wł) */
+  if( lead!=0x93 && !(u>=0x400 && u<=0x45F) && !(u==0x490 || u==0x491) && upper_ext(c->d)
+   && a>0 && x->s[a-1]>='A' && x->s[a-1]<='Z' ) return 0;
   /* Е then a Serbian letter (Љ Њ Ћ Џ Ђ њ ќ) gives what few languages
   ** write (ŀ Ŋ Ō Ŏ ŏ Ŝ ŝ; with § ¬ µ ¶ ·, Ŧ Ŭ ŵ Ŷ ŷ): "BЕЉA" is Serbian
   ** capitals typed on two keyboards as often */
