@@ -38,10 +38,10 @@
 **      2 (enough alone): 4 characters (ðŸ˜€) without an NBSP; 3
 **        characters (â€™, ä¸­) unless they end like a word (rule below); 2 starting with Â or Ã
 **        (Ã©, Â°); Ä or Å after a small ASCII letter (dÄ›kuji, liÅŸ);
-**        a second ™ › « before a small ASCII letter, not after Ä
-**        ("CeauÈ™escu", "È›ara": Romanian ș ț), È then ™ › after one
-**        ("BabeÈ™"); Ä or Å then Œ or Ÿ before one ("ÅŸu" şu, "ÄŒas"
-**        Čas);
+**        È or Å then ™ › « before a small ASCII letter, not after a
+**        word of capitals ("CeauÈ™escu", "È›ara": Romanian ș ț; "BÅ™ach"
+**        ř), È then ™ › after one ("BabeÈ™"); Ä or Å then Œ or Ÿ
+**        before one ("ÅŸu" şu, "ÄŒas" Čas);
 **        the others not listed below (Ð¸, Îº, Ñƒ, ÐŸ).
 **      1 (weak): 3 characters whose 2nd and 3rd are both marks that end
 **        a word or cp1252 letters ("rç…»", "blíž”"); 2 whose second is
@@ -109,7 +109,8 @@
 **    that no Cyrillic text spells (sure_letter(): И then ™ › glued to
 **    small letters, Romanian ș ț; Г or Д, or Е, then no
 **    look-alike of a Latin letter, not a mark at a word's end, a small
-**    letter not between capitals: "MГјller" alone, "Г‡a", "KrakГіw"),
+**    letter not between capitals, not Д Е then a sign after a capital:
+**    "NIKЕ®" is a look-alike; "MГјller" alone, "Г‡a", "KrakГіw"),
 **    which may be a one-letter word apart too (apart_letter(): "Г©" for
 **    é, "ГЂ" À, "Г" + NBSP + " " à: no Cyrillic word is Г or Д and such
 **    a letter, nor NBSP then a space typography). When every non-ASCII character of the value is
