@@ -107,16 +107,16 @@
 **    glued or misread punctuation, nothing else outside ASCII ("JГјrgen
 **    MГјller"; not "Гђa Ana i Гђo", whose runs start their words); or one
 **    that no Cyrillic text spells (sure_letter(): И then ™ › glued to
-**    small letters, Romanian ș ț; Г or Д, or Е, then no
-**    look-alike of a Latin letter, not a mark at a word's end, a small
-**    letter not between capitals, not Д Е then a sign after a capital:
-**    "NIKЕ®" is a look-alike; "MГјller" alone, "Г‡a", "KrakГіw"),
-**    which may be a one-letter word apart too (apart_letter(): "Г©" for
-**    é, "ГЂ" À, "Г" + NBSP + " " à: no Cyrillic word is Г or Д and such
-**    a letter, nor NBSP then a space typography). When every non-ASCII character of the value is
-**    in a candidate, "В»" is undone even where the value's « is not
-**    misread ("Главная В» Новости": breadcrumbs; «Витамин В» is real, but
-**    its « is in no candidate). A run that is one sign of punctuation,
+**    small letters, Romanian ș ț; Г or Д, or Е, then no look-alike of
+**    a Latin letter, not a mark at a word's end, a small letter not
+**    between capitals, not Д Е then a sign after a capital: "NIKЕ®" is
+**    a look-alike; "MГјller" alone, "Г‡a", "KrakГіw"), which may be a
+**    one-letter word apart too (apart_letter(): "Г©" for é, "ГЂ" À,
+**    "Г" + NBSP + " " à: no Cyrillic word is Г or Д and such a letter,
+**    nor NBSP then a space typography). When every non-ASCII character
+**    of the value is in a candidate, "В»" is undone even where the
+**    value's « is not misread ("Главная В» Новости": breadcrumbs;
+**    «Витамин В» is real, but its « is in no candidate). A run that is one sign of punctuation,
 **    currency or letterlike symbols ("вЂ”" for —, "в‚¬" €, "в„–" №: в
 **    then Ђ Ѓ ‚ „, which no word holds) is undone on its own, but does
 **    not make the value known misread ("Ті вЂ”" gives "Ті —").
@@ -130,8 +130,7 @@
 **    MacRoman's "»ô" "»õ" before a small letter (under MacRoman only
 **    after a letter: »ôter« is German quotes) or after one ("BabeČ™"),
 **    since no text puts ™ › inside a word or a guillemet between
-**    letters. Levels as in rule 4,
-**    and: a capital, then cp1250's Â Ă Ä
+**    letters. Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
 **    Ĺ (capitals themselves) and a capital, is weak where a language
 **    may write the pair (real_caps_pair(): Ă Ş, Ä Š Ž Ş Ť, Ĺ Ž Š, Â
 **    and any; Romanian "PĂŞUNE", Slovak "PÄŤ", Turkmen "BÄŞ", Inari
@@ -434,6 +433,9 @@ static int plausible(uint32_t d){
 static int is_ascii_alpha(uint32_t c){
   return (c|0x20)>='a' && (c|0x20)<='z';
 }
+static int is_ascii_small(uint32_t c){
+  return c>='a' && c<='z';
+}
 static int is_upper(uint32_t c){
   return (c>='A' && c<='Z') || (c>=0xC0 && c<=0xDE && c!=0xD7)
       || c==0x160 || c==0x152 || c==0x17D || c==0x178;
@@ -636,18 +638,18 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   int mac = x->cs==UTF8_MOJI_MACROMAN;
   int tell = b0==0xC2 || b0==0xC3 || b0==0xC4 || b0==0xC5 || b0==0xE2 || b0==0xF0
           || (mac && (need==2 || b0==0xC6));
-  /* Romanian ș ț inside a word: cp1250's "Č™" "Č›", MacRoman's "»ô"
-  ** "»õ" then a small letter ("CeauČ™escu", "Achime»õe»ôti"): no
-  ** text puts ™ › inside a word, nor a guillemet between letters
-  ** (MacRoman's at a word's start may open a German quote, »ôter«, so
-** there only after an ASCII letter or a misread ă â î, "AcƒÉ»õari";
-** not after à: "nhà»ông" is Vietnamese after a breadcrumb's »);
-  ** or after a small letter ("BabeČ™": Č after small letters ends no
-  ** word, nor does a guillemet glued to a word before ô) */
+  /* Romanian ș ț: cp1250's "Č™" "Č›", MacRoman's "»ô" "»õ"
+  ** - before a small letter ("CeauČ™escu", "Achime»õe»ôti"): no text
+  **   puts ™ › inside a word, nor a guillemet between letters; under
+  **   MacRoman only after an ASCII letter or a misread ă â î
+  **   ("AcƒÉ»õari"), since » before a word opens a German quote (»ôter«)
+  **   and "nhà»ông" is Vietnamese after a breadcrumb's »;
+  ** - or after a small letter ("BabeČ™": Č after small letters ends no
+  **   word, nor does a guillemet glued to a word before ô). */
   if( b0==0xC8 && (d==0x219 || d==0x21B) && pending==0
-   && ((j<x->n && x->s[j]>='a' && x->s[j]<='z'
+   && ((j<x->n && is_ascii_small(x->s[j])
         && (!mac || is_ascii_alpha(prev) || prev==0xC9 || prev==0xA2 || prev==0xC6))
-       || (prev>='a' && prev<='z')) ) return 2;
+       || is_ascii_small(prev)) ) return 2;
   /* "Ë‡", "Œ©": ˇ and Ω, continuation bytes of a deeper misreading */
   if( !tell && pending>0 ) return 0;
   /* Greek (MacRoman Œ œ, cp1250 Î Ď): -3, three in a run (rule 9) */
@@ -866,8 +868,8 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->level = 2;                        /* dÄ›kuji, liÅŸ: no capital there */
   }else if( (b0==0xC5 || b0==0xC8) && (last==0x2122 || last==0x203A || last==0xAB)
             && !(i>=2 && x->s[i-1]>='A' && x->s[i-1]<='Z' && x->s[i-2]>='A' && x->s[i-2]<='Z')
-            && ((j<x->n && x->s[j]>='a' && x->s[j]<='z')
-                || (b0==0xC8 && last!=0xAB && prev>='a' && prev<='z')) ){
+            && ((j<x->n && is_ascii_small(x->s[j]))
+                || (b0==0xC8 && last!=0xAB && is_ascii_small(prev))) ){
     /* È Å then ™ › « and a small letter: inside a word, where no text
     ** puts them ("CeauÈ™escu", "È›ara" for Romanian ș ț, "BÅ™ach" ř,
     ** "Å›" ś, "Å«dens" Latvian ū; at a word's end they are weak:
@@ -879,7 +881,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** here it would compete with cp1250's reading of Czech */
     c->level = 2;
   }else if( (b0==0xC4 || b0==0xC5) && (last==0x152 || last==0x178)
-         && j<x->n && x->s[j]>='a' && x->s[j]<='z' ){
+         && j<x->n && is_ascii_small(x->s[j]) ){
     /* Ä Å then Œ Ÿ and a small letter: not a word of capitals, and no
     ** word starts so ("ÅŸu" for şu, "ÄŒas" for Čas; cp1250 reads those
     ** bytes otherwise, Ś ź) */
@@ -1201,7 +1203,7 @@ static int sure_letter(const pass_ctx *x, size_t a, size_t b, const cand *c,
   /* И then ™ or › is Romanian ș ț ("CeauИ™escu", "BabeИ™"): inside a
   ** word, or ending one after a small letter (no word glues ™ › so) */
   if( lead==0x98 && (u==0x2122 || u==0x203A) ){
-    return (inside && x->s[a-1]>='a') || (b<x->n && x->s[b]>='a' && x->s[b]<='z');
+    return (inside && is_ascii_small(x->s[a-1])) || (b<x->n && is_ascii_small(x->s[b]));
   }
   if( lead<0x93 || lead>0x95 || !latin_letter(c->d) ) return 0;
   /* Д or Е then a sign after a capital, giving a capital, is a word of
@@ -1218,7 +1220,7 @@ static int sure_letter(const pass_ctx *x, size_t a, size_t b, const cand *c,
   ** capitals misread gives capitals ("MГњLLER"); "ADOЕЎCKI" is Serbian
   ** capitals typed on two keyboards */
   if( !upper_ext(c->d) && (inside || (b<x->n && is_ascii_alpha(x->s[b])))
-   && !(inside && x->s[a-1]>='a') && !(b<x->n && x->s[b]>='a' && x->s[b]<='z') ) return 0;
+   && !(inside && is_ascii_small(x->s[a-1])) && !(b<x->n && is_ascii_small(x->s[b])) ) return 0;
   if( latin_twin(u) && !(inside && nontwin_word(x, a, b))
    && !(lead==0x93 && (u==0x401 || u==0x451 ? alone : u!=0x406 && u!=0x456)) ) return 0;
   if( u==0xA0 ) return b<x->n && (x->s[b]==' ' || (inside && is_ascii_alpha(x->s[b])));
