@@ -29,8 +29,10 @@
 **    Romanian and Vietnamese letters of Extended-B, cp1252's ƒ ˆ ˜, Greek,
 **    Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Latin and Greek
 **    Extended, punctuation, currency, symbols, CJK, kana, Hangul,
-**    half/full width, U+FFFD, emoji); never IPA, combining marks, private
-**    use, rare scripts, code points unassigned in Greek, Armenian and
+**    half/full width, the ligatures ﬀ ﬁ ﬂ of PDF text, U+FFFD, emoji);
+**    never IPA, combining marks (but under cp1252 one led by Ì Í inside a
+**    word or after a small letter: decomposed text, "uÌˆber", nfd_mark()),
+**    private use, rare scripts, code points unassigned in Greek, Armenian and
 **    Hebrew ("×½" would be U+05FD), and a C1 control only as a continuation byte of a
 **    deeper misreading ("Ã„Â" + U+008D is "Ä" + U+008D is "č"). A result
 **    with more C1 controls than the input is thrown away whole.
@@ -41,10 +43,15 @@
 **        È or Å then ™ › « before a small ASCII letter, not after a
 **        word of capitals ("CeauÈ™escu", "È›ara": Romanian ș ț; "BÅ™ach"
 **        ř), È then ™ › after one ("BabeÈ™"); Ä or Å then Œ or Ÿ
-**        before one ("ÅŸu" şu, "ÄŒas" Čas);
+**        before one ("ÅŸu" şu, "ÄŒas" Čas); â then two giving an arrow,
+**        a sign of mathematics, a box, a shape or a dingbat where no word
+**        is read (sure_symbol3(): "âœ“" ✓, "â– " + NBSP ■); "ðŸ" then
+**        two, with an NBSP last too (🏠);
 **        the others not listed below (Ð¸, Îº, Ñƒ, ÐŸ).
 **      1 (weak): 3 characters whose 2nd and 3rd are both marks that end
-**        a word or cp1252 letters ("rç…»", "blíž”"); 2 whose second is
+**        a word or cp1252 letters ("rç…»", "blíž”"); Ä Å then £ after a
+**        capital, before a capital or at a word's end ("MÄ£ÄM": capitals
+**        spelled with signs); 2 whose second is
 **        such a mark (Ð», Î±, but also "Ó’"); 2 whose second is Š š Œ œ
 **        Ž ž Ÿ after a capital other than Ó Ô Ú Ý.
 **      0 (doubtful): an NBSP inside 3 or 4 characters (é + NBSP + «,
@@ -53,14 +60,16 @@
 **        « ‹) and second one too, or š ž ("ví…“", "též“", "Café‘“",
 **        "Olé‹«"), which alone in their run stay even when every other
 **        character is misread; "Å²" "Å³" after no letter (ångström), "Ø"
-**        or "×" then ¼ ½ ¾ (sizes), which stay so too; a
+**        or "×" then ¼ ½ ¾ (sizes), or × after a digit ("5×£35"), or
+**        "Ã’s" (a letter's plural), which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
 **        closing “ ‘ « of German and Czech quotes (‹ where a real ›
 **        opens: its byte is Ë's), after a capital, at the end of a word
 **        ("IRMÃ»", "VIÐ»", Turkish "HÂLÂ»", „JÄÄ“, »ABDÓ«), but not
 **        "Â»" in a value with a misread opening "Â«" or "Â‹" (not after
 **        a letter: »HÂLÂ« opens nothing); Ó Ô
-**        Ö Ú Ý then Š Ž š ž ("ÚŽASNÝ", "Úžasný"), which after an ASCII
+**        Ö Ú Ý then Š Ž š ž ("ÚŽASNÝ", "Úžasný"; Õ inside a word,
+**        Estonian "TALÕŠŠ"), which after an ASCII
 **        character stay alone in their run even when every other
 **        character is misread (Slovak "DOHÚŽVE", Hungarian "ERÖŠOVÁ").
 ** 5. A run with a level-2 candidate or two level-1 ones is fixed whole,
@@ -72,7 +81,10 @@
 **    accented text beside), the level-0 ones and rule 6 too.
 ** 6. "Â" then a plain space is a non-breaking space (C2 A0 misread as
 **    "Â" + NBSP whose NBSP then became a space): fixed when that Â is a
-**    run of its own after an ASCII digit ("10Â km"; not "A/Â km").
+**    run of its own after an ASCII digit ("10Â km"; not "A/Â km"). So is
+**    "Ã" then a space à (C3 A0) after a small letter or an apostrophe
+**    ("voilÃ le", "jusqu'Ã"), and as a word of its own where the NBSP
+**    shows in a value known misread ("Ã s" for às; agrave_at_end()).
 ** 7. Every fix shortens the text. Passes repeat (double encodings) while
 **    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
 **    confident on its own and reads the first pass's charset again
@@ -119,7 +131,9 @@
 **    «Витамин В» is real, but its « is in no candidate). A run that is one sign of punctuation,
 **    currency or letterlike symbols ("вЂ”" for —, "в‚¬" €, "в„–" №: в
 **    then Ђ Ѓ ‚ „, which no word holds) is undone on its own, but does
-**    not make the value known misread ("Ті вЂ”" gives "Ті —").
+**    not make the value known misread ("Ті вЂ”" gives "Ті —"); so is
+**    an arrow, a box, a shape or a dingbat led by в (symbol_1251(): "в†’"
+**    →, "вњ“" ✓) and an emoji ("рџ‘Ќ" for 👍: р then џ then a sign).
 ** 9. Windows-1250 and MacRoman, the strict charsets. Real Czech, Polish,
 **    Hungarian and Romanian text is made of cp1250's characters, and
 **    MacRoman's are the accented letters and dashes and quotes of every
@@ -130,7 +144,10 @@
 **    MacRoman's "»ô" "»õ" before a small letter (under MacRoman only
 **    after a letter: »ôter« is German quotes) or after one ("BabeČ™"),
 **    since no text puts ™ › inside a word or a guillemet between
-**    letters. Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
+**    letters. MacRoman's ‚ and cp1250's â then two giving an arrow, a
+**    box, a shape or a dingbat are sure as in rule 4 ("‚Üí" →; not ‚
+**    and two letters before a letter or a quote: Estonian "‚öö‘").
+**    Levels as in rule 4, and: a capital, then cp1250's Â Ă Ä
 **    Ĺ (capitals themselves) and a capital, is weak where a language
 **    may write the pair (real_caps_pair(): Ă Ş, Ä Š Ž Ş Ť, Ĺ Ž Š, Â
 **    and any; Romanian "PĂŞUNE", Slovak "PÄŤ", Turkmen "BÄŞ", Inari
@@ -152,7 +169,8 @@
 **    and two closing marks, "é…»"). A MacRoman tell-tale (not ƒ) then a sign of mathematics (π ±
 **    ∞ Ω ∑ ∫ µ ° ∂ ∏ ≤ ≥ ≠ ¬ √ ≈ ∆ ◊) is doubtful with no letter on either
 **    side ("σ=√∑(x", "¬π"), ≈ so before a digit or a sign ("θ≈π/2"), and
-**    a degree before C or F ("∆°C"). One letter in quotes («Â», „Ä“) is
+**    a degree before C or F ("∆°C"); "¬´" after an ASCII sign but "."
+**    with no letter after ("`¬´ ):" draws a face). One letter in quotes («Â», „Ä“) is
 **    doubtful in every reading. MacRoman's ‚ lead is sure only for the punctuation and signs
 **    text uses (‚Äô ’, ‚Ä¶ …, ‚Ç¨ €, ‚àö √), not "‚Ää" of Finnish in
 **    German quotes (a hair space). Nothing else: weak candidates are what real text is made of
@@ -175,7 +193,9 @@
 **    § to cp1252 but one character 夏 to MacRoman. When the chain that
 **    starts with a tie's winner does not settle (rule 7), it is tried
 **    once more without it: "CafÄ‚Â©" is é misread twice as cp1250, which
-**    cp1252 reads alike once ("CafĂ©") and then cannot go on.
+**    cp1252 reads alike once ("CafĂ©") and then cannot go on. A value
+**    holding a C1 control that a charset would have read as a character
+**    was not misread by it (foreign_c1(): ISO-8859-2's "tĹ" + U+0099).
 */
 #include "mojibake.h"
 #include "mojiscan.h"
@@ -211,7 +231,7 @@ static int possible_1252(const unsigned char *s, size_t n){
     if( e-p>=3 && p[1]>=0x82 && p[1]<=0xB4 ){
       unsigned b = p[2];
       if( b==0xC2 || b==0xC5 || b==0xC6 || b==0xCB || b==0xE2 ) return 1;
-      if( b==' ' && p[1]==0x82 ) return 1;
+      if( b==' ' && (p[1]==0x82 || p[1]==0x83) ) return 1;   /* rule 6 */
     }
     p++;
   }
@@ -423,6 +443,7 @@ static int plausible(uint32_t d){
   if( d>=0x2B00 && d<=0x2BFF ) return 1;
   if( d>=0x3000 && d<=0x9FFF ) return 1;           /* CJK, kana */
   if( d>=0xAC00 && d<=0xD7A3 ) return 1;           /* Hangul */
+  if( d>=0xFB00 && d<=0xFB06 ) return 1;           /* ﬀ ﬁ ﬂ of PDF text */
   if( d>=0xFF00 && d<=0xFFEF ) return 1;           /* half/full width */
   if( d==0xFFFD ) return 1;
   if( d>=0x1F000 && d<=0x1FAFF ) return 1;         /* emoji */
@@ -605,6 +626,8 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 static int wild_lead(utf8_moji_charset cs, int b0);
 static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
                   uint32_t last, size_t j);
+static int sure_symbol3(const struct pass_ctx *x, uint32_t d, uint32_t prev,
+                        uint32_t second, uint32_t last, size_t j);
 
 /*
 ** cp1250's capitals Â Ă Ä Ĺ (leads C2-C5) followed by a capital of bytes
@@ -664,6 +687,7 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     /* MacRoman's ‚ then a letter and a letter is ‚Ää of Finnish in German
     ** quotes as often: only the punctuation that text uses is sure
     ** ("‚Äô" ’, "‚Äú" “, "‚Ä¶" …, "‚Ç¨" €), not ‚Ää's hair space */
+    if( b0==0xE2 && sure_symbol3(x, d, prev, second, last, j) ) return 2;
     if( mac && !common_punct(d) ) return 0;
     return level3(x, prev, second, last, j);
   }
@@ -687,6 +711,11 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   }
   /* one letter in quotes («Â», „Ä“): it names a letter */
   if( need==1 && any_quote(prev) && any_quote(last) && !letter_at(x, j) ) return 0;
+  /* MacRoman's "¬´" after an ASCII sign, with no letter after: a
+  ** drawing of signs ("`¬´ ):" is an angry face, not «); not after a
+  ** full stop ("Prof.¬™" is Prof.ª misread) */
+  if( mac && b0==0xC2 && second==0xB4 && prev>0x20 && prev<0x7F && prev!='.'
+   && !is_ascii_alpha(prev) && !(prev>='0' && prev<='9') && !letter_at(x, j) ) return 0;
   /* "√π" is math after a space or a sign, ù after a letter ("o√π") */
   if( mac && b0==0xC3 && second==0x3C0 && !letter(prev) ) return 1;
   /* a tell-tale (not ƒ: "ƒπ" is Slovak Ĺ) then a sign of mathematics with no letter on either side
@@ -780,6 +809,64 @@ static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
   return s2 && s3 ? 1 : 2;
 }
 
+/*
+** Rule 4's symbols: three characters led by the lead of U+2000..U+2FFF
+** (cp1252's and cp1250's â, MacRoman's ‚) that give an arrow, a sign of
+** mathematics, a box, a shape or a dingbat (U+2190..U+2BFF: "âœ“" ✓,
+** "â– " ■, "â‰ " ≠, "‚Üí" →) are sure, which level3() and the
+** MacRoman rule would leave weak or doubtful: no word puts a letter or
+** a sign after â (œ š ž ‰ †: "âœ…" ✅), and a word ending in â
+** ("hâlâ", Welsh "â") glued to a mark and an NBSP is no one's
+** typography. They stay as level3() says where real text may be a word
+** ending in â, then a closing mark or quote, then another ("hâlâ”…"
+** would give ┅, "Brâ®”" ⮔), or Welsh "â" then a quote or dash and a
+** closing mark, or two letters of cp1252's after â ("âœœ" of a made-up
+** French word), or a word going on after them; under MacRoman, ‚
+** then two letters before a letter or a quote is a word in low quotes
+** ("‚ääni‘" would give ⊊, Estonian "‚öö‘" ⚚).
+*/
+static int sure_symbol3(const struct pass_ctx *x, uint32_t d, uint32_t prev,
+                        uint32_t second, uint32_t last, size_t j){
+  int mark2 = is_closing(second) || any_quote(second);
+  if( d<0x2190 || d>0x2BFF ) return 0;
+  if( x->cs==UTF8_MOJI_MACROMAN ){
+    uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : ' ';
+    return !(letter(second) && letter(last)
+             && (letter(next) || any_quote(next) || is_closing(next) || next=='\''));
+  }
+  if( cp1252_letter(second) && cp1252_letter(last) ) return 0;   /* "âœœ" */
+  /* after a letter, â is a word's: a sign that follows words (® ° • ‰)
+  ** or a mark, last or second, is its end ("Brâ®”", "hâlâ”…") */
+  if( letter(prev) ){
+    return !mark2 && !after_word(second) && !after_word(last) && !any_quote(last)
+        && !end_mark(last) && !letter_at(x, j);
+  }
+  return !mark2 || (!is_closing(last) && !any_quote(last) && !end_mark(last));
+}
+
+/*
+** Rule 3's combining marks: text in decomposed form (NFD, as macOS
+** writes file names: "u" + U+0308 for ü) misread as cp1252 is "uÌˆber",
+** and struck-through letters "$Ì¶6" (U+0336). Only the accents of Latin
+** letters (U+0300..U+0328, led by Ì) and the stroke are taken: Í and a
+** sign, or Ì then SHY, ® or °, are a real word's ("PAPELERÍ­O" holds a
+** soft hyphen). And only after an ASCII character (not a space), with
+** an ASCII letter or digit after it (inside a word), or after a small
+** letter or a digit and not before a mark that ends a word: a word of
+** capitals ending in Ì is Italian ("COSÌ”" would give U+0314).
+*/
+static int nfd_mark(const struct pass_ctx *x, uint32_t d, uint32_t prev, uint32_t second,
+                    size_t j){
+  unsigned char next = j<x->n ? x->s[j] : ' ';
+  if( !((d>=0x300 && d<=0x328) || d==0x336) || strict_cs(x->cs) || x->cs==UTF8_MOJI_CP1251 ){
+    return 0;
+  }
+  if( !(prev>0x20 && prev<0x7F) ) return 0;
+  if( next<0x80 && (is_ascii_alpha(next) || (next>='0' && next<='9')) ) return 1;
+  return (is_ascii_small(prev) || (prev>='0' && prev<='9'))
+      && !after_word(second) && !any_quote(second);
+}
+
 /* Rules 3 and 4 at s[i] in the run that ends at b; prev is the character
 ** before s[i]; pending how many continuation bytes the characters
 ** written before it still want (see track()). Returns 1 with *c filled, 0
@@ -817,7 +904,8 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   ** after a lead character (Ä then U+008D is č misread twice). */
   if( !plausible(v.codepoint)
    && !(v.codepoint<0xA0 && pending>0 && enc_byte(x->cs, v.codepoint)>=0)
-   && !deeper_strict(x->cs, v.codepoint, pending) ) return 0;
+   && !deeper_strict(x->cs, v.codepoint, pending)
+   && !nfd_mark(x, v.codepoint, prev, second, j) ) return 0;
   c->d = v.codepoint;
   c->end = j;
   c->last = last;
@@ -833,14 +921,18 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   }
   if( need==3 ){
     /* ðŸ˜€: no text has ð and three marks, but "ð" + NBSP + "–" + NBSP
-    ** is Icelandic set with French spaces */
-    c->level = nbsp_among(x, i, j) ? 0 : 2;
+    ** is Icelandic set with French spaces (an emoji's "ðŸ" is no
+    ** word's: "ðŸ " + NBSP is 🏠) */
+    c->level = nbsp_among(x, i, j) && second!=0x178 && second!=0x9F ? 0 : 2;
   }else if( need==2 ){
     /* "rç…" + NBSP, "blíž”", "æœœ": a letter, then what ends a word or
     ** another letter; or an NBSP inside. Where a mark that ends a word or
     ** closes a quote is last and the word ends there ("ví…“", "též“",
     ** "Café‘“", "Olé‹«"): doubtful */
     c->level = level3(x, prev, second, last, j);
+    if( b0==0xE2 && c->level<2 && sure_symbol3(x, v.codepoint, prev, second, last, j) ){
+      c->level = 2;
+    }
     c->word_end = c->level==0 && ends_word3(x, prev, second, last, j);
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018 || last==0xAB
              || (last==0x2039 && x->single_open))
@@ -858,8 +950,15 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->level = 0;
     c->word_end = 1;
   }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !letter(prev))
-         || ((b0==0xD7 || b0==0xD8) && second>=0xBC && second<=0xBE) ){
-    /* "12 Å²" (Å, not Lithuanian "viÅ³" for vių), "Ø½"" and "3×½" */
+         || ((b0==0xD7 || b0==0xD8) && second>=0xBC && second<=0xBE)
+         || (b0==0xD7 && prev>='0' && prev<='9') ){
+    /* "12 Å²" (Å, not Lithuanian "viÅ³" for vių), "Ø½"" and "3×½";
+    ** × after a digit multiplies ("5×£35" would give Hebrew ף) */
+    c->level = 0;
+    c->word_end = 1;
+  }else if( b0==0xC3 && second==0x2019 && !letter(prev) && j<x->n && x->s[j]=='s'
+         && !letter_at(x, j+1) ){
+    /* "a lot of Ã’s": the letter Ã and an English plural, not Ò */
     c->level = 0;
     c->word_end = 1;
   }else if( b0==0xC2 || b0==0xC3 ){
@@ -886,6 +985,13 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** word starts so ("ÅŸu" for şu, "ÄŒas" for Čas; cp1250 reads those
     ** bytes otherwise, Ś ź) */
     c->level = 2;
+  }else if( (b0==0xC4 || b0==0xC5) && second==0xA3 && letter(prev) && upper_ext(prev)
+         && (!letter_at(x, j) || !small_at(x, j)) ){
+    /* £ for L among capitals, before a capital or ending the word
+    ** ("MÄ£ÄM", Indonesian leetspeak): ģ ţ small there are no misread
+    ** capitals (but "VšZP", "Aš" are Czech and Lithuanian: Å¡ stays
+    ** sure) */
+    c->level = 1;
   }else if( after_word(last) ){
     c->level = 1;                        /* Ð», Î±, and "Ó’" */
   }else if( cp1252_letter(last) && b0!=0xD0 && b0!=0xD1 ){
@@ -896,8 +1002,10 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** which follow other misread letters) and stay alone in their run,
     ** even in a value misread whole: "DOHÚŽVE", "BATÔŽIK", "ERÖŠOVÁ",
     ** "Úžina" beside "CafÃ©" (every Slovak word of the hunspell list
-    ** that holds one was changed so) */
-    c->level = b0==0xD3 || b0==0xD4 || b0==0xD6 || b0==0xDA || b0==0xDD ? 0 : 1;
+    ** that holds one was changed so); Õ inside a word, Estonian
+    ** "TALÕŠŠ" (at a word's start "ÕŠ" is Armenian Պ misread) */
+    c->level = b0==0xD3 || b0==0xD4 || b0==0xD6 || b0==0xDA || b0==0xDD
+            || (b0==0xD5 && is_ascii_alpha(prev)) ? 0 : 1;
     if( c->level==0 && prev<0x80 ) c->word_end = 1;
   }else{
     c->level = 2;                        /* Ð¸, Îº, Ñƒ */
@@ -928,6 +1036,54 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
   if( x->rescue==2 ) return 1;
   if( b-2!=a ) return 0;
   return before_run>='0' && before_run<='9';        /* "10Â km", not "A/Â km" */
+}
+
+/*
+** Rule 6 for à (C3 A0, "Ã" + NBSP misread) whose NBSP became a space or
+** was lost: the run s[a..b) ends in "Ã" with a space after. No word
+** puts the capital Ã after small letters, so after one ("voilÃ le",
+** "cittÃ ") or after an apostrophe that follows a letter ("jusqu'Ã",
+** "l’Ã") it is à; standing as a word of its own only in a value known
+** misread and where the NBSP shows: two spaces ("Ã  bientôt"), the
+** value's end ("cittÃ " + end: no value ends in a space) or a comma,
+** full stop or parenthesis after it (no language spaces those), "s"
+** and a space (Portuguese "Ã s" for às, Catalan "-Ã s" for -às: no
+** word is "s"), or "Ã quele" for àquele ("Let Ã denote" is
+** mathematics, "A, Ã, B" lists the letter). Returns 0, or 2 when the
+** space was the NBSP (those cases: the space goes), 3 when the space is
+** the text's own (it stays).
+*/
+static int agrave_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_run){
+  uint32_t before;
+  const unsigned char *t;
+  size_t rest;
+  int alone;
+  if( x->cs!=UTF8_MOJI_CP1252 || b>=x->n || x->s[b]!=' ' || b-a<2 ) return 0;
+  if( x->s[b-2]!=0xC3 || x->s[b-1]!=0x83 ) return 0;
+  if( b-2==a ){
+    before = before_run;
+  }else{
+    size_t k = b-3;
+    while( k>a && (x->s[k]&0xC0)==0x80 ) k--;
+    before = utf8_decode_valid(x->s+k).codepoint;
+  }
+  alone = b-2==a && apart(before_run) && before_run!='\'';
+  if( !(b-2==a && is_ascii_small(before))                       /* "voilÃ" */
+   && !(b-2==a && before=='\'' && a>=2 && is_ascii_alpha(x->s[a-2]))
+   && !(b-5==a && before==0x2019 && is_ascii_alpha(before_run))  /* "l’Ã" */
+   && !(alone && x->rescue>=1) ){
+    return 0;
+  }
+  t = x->s + b + 1;
+  rest = x->n - b - 1;
+  if( rest==0 || t[0]==' ' || t[0]==',' || t[0]=='.' || t[0]==')'
+   || (t[0]=='s' && (rest==1 || t[1]==' ')) ) return 2;
+  if( alone ){
+    /* as a word of its own, its NBSP must show: "Let Ã denote" is
+    ** mathematics even beside misread text */
+    return rest>=4 && (memcmp(t, "quel", 4)==0 || memcmp(t, "quil", 4)==0) ? 2 : 0;
+  }
+  return 3;
 }
 
 /* A Cyrillic letter А..я (D0 90..D1 8F) at s[i]? */
@@ -1097,17 +1253,46 @@ static int lone_east_asian(const pass_ctx *x, size_t a, size_t b, uint32_t befor
   return 1;
 }
 
+/* Rule 8: is the candidate c, led by в, a sign of U+2190..U+2BFF
+** (arrows, mathematics, technical, enclosed, box drawing, shapes,
+** dingbats: "в†’" for →, "вњ“" ✓, "в–  " ■)? Its second character is one
+** no word puts after в: a sign ("в€ћ" ∞), U+0098 ("★" misread), a
+** Serbian letter, a mark; not a capital or a letter of Ukrainian or
+** Belarusian (Ї Ґ Ё Є Ў Ј), NBSP (the typography of "в" + NBSP + «),
+** «. A mark, or a sign that follows words (® ° •), then a closing mark
+** or quote is the preposition в glued to punctuation ("в—»", "в“…",
+** "в®”"); U+0098 † and the like no text puts there ("в" + U+0098 + "…"
+** is ★, "в†’" →).
+*/
+static int symbol_1251(const cand *c){
+  uint32_t u = c->second;
+  unsigned byte = 0x80 | ((c->d>>6) & 0x3F);       /* u's cp1251 byte */
+  if( c->d<0x2190 || c->d>0x2BFF ) return 0;
+  if( byte>=0xA0 && !inner_sign(u) ) return 0;
+  if( (is_closing(u) || any_quote(u) || u==0x2022 || after_word(u))
+   && (is_closing(c->last) || any_quote(c->last)) ) return 0;
+  return 1;
+}
+
 /* Rule 8: is the cp1251 run s[a..b), wholly the candidate c, a sign
 ** that no text holds but misread: punctuation, currency or letterlike
 ** symbols led by в then Ђ Ѓ ‚ „ ("вЂ”" for —, "в‚¬" €, "в„–" №), which
-** no word of any language is spelled with; or a degree of Celsius or
-** Fahrenheit after a number ("10 В°C" for 10 °C: the Cyrillic В is a
-** word of its own, and no unit is written "В°C"). */
+** no word of any language is spelled with; arrows, mathematics, shapes
+** and dingbats (symbol_1251()); an emoji ("рџ‘Ќ" for 👍: р then џ and a
+** sign, which no Serbian word spells, "бунарџија" has a vowel after
+** its џ); or a degree of Celsius or Fahrenheit after a number ("10 В°C"
+** for 10 °C: the Cyrillic В is a word of its own, and no unit is
+** written "В°C"). */
 static int sign_alone(const pass_ctx *x, size_t a, size_t b, const cand *c){
   size_t k = a;
+  if( c->nchars==4 ){
+    return x->s[a]==0xD1 && x->s[a+1]==0x80 && x->s[a+2]==0xD1 && x->s[a+3]==0x9F
+        && c->d>=0x1F000 && c->d<=0x1FAFF;
+  }
   if( c->nchars==3 ){
     return x->s[a]==0xD0 && x->s[a+1]==0xB2
-        && ((c->d>=0x2010 && c->d<=0x20BF) || (c->d>=0x2100 && c->d<=0x213F));
+        && ((c->d>=0x2010 && c->d<=0x20BF) || (c->d>=0x2100 && c->d<=0x213F)
+            || symbol_1251(c));
   }
   if( c->nchars!=2 || c->d!=0xB0 || x->s[a]!=0xD0 || x->s[a+1]!=0x92 ) return 0;
   if( k>0 && x->s[k-1]==' ' ) k--;
@@ -1175,6 +1360,11 @@ static int rare_ext_a(uint32_t d){
       || d==0x166 || d==0x167 || d==0x16C || d==0x16D || (d>=0x174 && d<=0x177);
 }
 
+/* A Latin letter, or a ligature of Latin letters (ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ). */
+static int latin_like(uint32_t d){
+  return latin_letter(d) || (d>=0xFB00 && d<=0xFB06);
+}
+
 /*
 ** Rule 8: is the cp1251 run s[a..b), wholly the candidate c and glued to
 ** a Latin word (glued_latin()) or a word of its own (apart_letter()), a
@@ -1199,6 +1389,10 @@ static int sure_letter(const pass_ctx *x, size_t a, size_t b, const cand *c,
   uint32_t u = c->second;
   unsigned lead = x->s[a+1];
   int inside = a>0 && is_ascii_alpha(x->s[a-1]);
+  /* ﬁ ﬂ (PDF text) inside a Latin word: "signiп¬Ѓcantly", п then ¬ */
+  if( c->nchars==3 && c->d>=0xFB00 && c->d<=0xFB06 ){
+    return inside && b<x->n && is_ascii_alpha(x->s[b]) && inner_sign(u);
+  }
   if( c->nchars!=2 || x->s[a]!=0xD0 ) return 0;
   /* И then ™ or › is Romanian ș ț ("CeauИ™escu", "BabeИ™"): inside a
   ** word, or ending one after a small letter (no word glues ™ › so) */
@@ -1252,7 +1446,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       /* the letters of cp1251's languages, not the archaic ones after
       ** them: Ukrainian "Сі" (the note B) would give ѳ, "СЁ" Ѩ */
       if( c.d>=0x400 && c.d<=0x45F ) cyr++;
-      if( (c.d>=0x2000 && c.d<=0x20CF) || (c.d>=0xA0 && c.d<=0xBF)
+      if( (c.d>=0x2000 && c.d<=0x2BFF) || (c.d>=0xA0 && c.d<=0xBF)
        || (c.d>=0x1F000 && c.d<=0x1FAFF) ) sign++;
       if( x->cs==UTF8_MOJI_CP1251 ){           /* rule 8's evidence */
         int sc = script_of(c.d);
@@ -1299,10 +1493,10 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     if( !fix && ncand==1 && x->leftover==left0 ){
       /* glued inside or after a Latin word, a letter ("MГјller") or a
       ** sign ("loremВ»": no word glues a Cyrillic letter so) */
-      if( glued==2 && (latin_letter(c.d) || sign) ) x->glued++;
+      if( glued==2 && (latin_like(c.d) || sign) ) x->glued++;
       if( sign_alone(x, a, b, &c) ) x->signs++;
       if( glued && sure_letter(x, a, b, &c, alone) ) x->sure++;
-      if( (glued && (latin_letter(c.d) || sign)) || (sign && sign_apart(x, a, b, &c)) ) x->plain++;
+      if( (glued && (latin_like(c.d) || sign)) || (sign && sign_apart(x, a, b, &c)) ) x->plain++;
     }
     /* the rescue: a run of one, wholly consumed, that gives a letter of
     ** Russian's block as the misread runs do ("РІ" for "в"), or a sign
@@ -1314,7 +1508,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** misread: the breadcrumbs "Главная В» Новости" */
     if( !fix && x->rescue && ncand==1 && x->leftover==left0
      && ((cyr+sign==1 && (!nbsp2 || (x->rescue==2 && sign)))
-         || (glued && (sign || latin_letter(c.d)))
+         || (glued && (sign || latin_like(c.d)))
          || lone_east_asian(x, a, b, before_run, ncand, &c)) ) fix = 3;
     /* punctuation, currency and letterlike signs alone in their run
     ** ("вЂ”" for —, "в‚¬" €, "в„–" №): в then Ђ Ѓ ‚ „ is in no word of
@@ -1356,9 +1550,10 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   if( x->rescue==2 ) fix = 3;
   if( ncand==0 ) fix = 0;
   nbsp = nbsp_at_end(x, a, b, before_run);
+  if( !nbsp ) nbsp = agrave_at_end(x, a, b, before_run);
 decided:
   if( fix==3 && strong>0 && strict_cs(x->cs) ) x->word_sure = 1;
-  if( nbsp ) end = b + 1;
+  if( nbsp==1 || nbsp==2 ) end = b + 1;
   if( !fix && !nbsp ){
     emit(x, x->s+a, b-a);
     x->prev = prev;
@@ -1370,11 +1565,12 @@ decided:
   pending = 0;
   while( i<b ){
     if( nbsp && i==b-2 ){
-      static const unsigned char nb[2] = { 0xC2, 0xA0 };
-      emit(x, nb, 2);
+      /* rule 6: "Â " is an NBSP, "Ã " à */
+      static const unsigned char nb[2] = { 0xC2, 0xA0 }, ag[2] = { 0xC3, 0xA0 };
+      emit(x, nbsp==1 ? nb : ag, 2);
       x->fixes++;
-      x->explained += 2;
-      prev = 0xA0;
+      x->explained += nbsp==3 ? 1 : 2;
+      prev = nbsp==1 ? 0xA0 : 0xE0;
       i = b;
       break;
     }
@@ -1405,7 +1601,7 @@ decided:
       i += u.length;
     }
   }
-  x->prev = nbsp ? ' ' : prev;
+  x->prev = nbsp==1 || nbsp==2 ? ' ' : prev;
   return end;
 }
 
@@ -1490,6 +1686,28 @@ static int possible_strict(utf8_moji_charset cs, const unsigned char *s, size_t 
         if( cs==UTF8_MOJI_MACROMAN ? mac_follow(f) : w1250_follow(f) ) return 1;
       }
     }
+  }
+  return 0;
+}
+
+/*
+** Rule 10: does s hold a C1 control (U+0080..U+009F) that cs would have
+** read as a character? Then cs did not misread the value: the decoder
+** left that byte alone, as ISO-8859-2 does where cp1250 has ™ ("tĹ" +
+** U+0099 + "etĂ­ho" is třetího misread as ISO-8859-2, whose "ĂĄ" is á,
+** not cp1250's å). cp1250 leaves 81 83 88 90 98 undefined, cp1251 98,
+** MacRoman none; cp1252's own are its latin1 reading.
+*/
+static int foreign_c1(utf8_moji_charset cs, const unsigned char *s, size_t n){
+  const unsigned char *p = s, *end = s+n;
+  while( (p = memchr(p, 0xC2, (size_t)(end-p)))!=0 && p+1<end ){
+    unsigned b = p[1];
+    if( b>=0x80 && b<=0x9F ){
+      if( cs==UTF8_MOJI_MACROMAN ) return 1;
+      if( cs==UTF8_MOJI_CP1251 && b!=0x98 ) return 1;
+      if( cs==UTF8_MOJI_CP1250 && b!=0x81 && b!=0x83 && b!=0x88 && b!=0x90 && b!=0x98 ) return 1;
+    }
+    p++;
   }
   return 0;
 }
@@ -1625,6 +1843,7 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     if( k==3 && (found1252 || had1252) ) break;
     if( depth>0 && order[k]!=first ) continue;     /* rule 7: the same again */
     if( !possible_cs(order[k], s, n) ) continue;
+    if( order[k]!=UTF8_MOJI_CP1252 && foreign_c1(order[k], s, n) ) continue;
     memset(&x, 0, sizeof(x));
     x.s = s;
     x.n = n;

@@ -53,12 +53,12 @@ static attr int name##_block(const unsigned char *p){ \
   uint64_t w[VS/8], any = 0; \
   int i, k; \
   /* first a coarser test: a lead byte (C2 or above) with a lead byte \
-  ** two or three bytes on, or "Â" and a space; ASCII and prose whose \
+  ** two or three bytes on, or "Â" or "Ã" and a space; ASCII and prose whose \
   ** accented letters stand between ASCII ones stop here */ \
   for(i=0; i<MOJI_BLOCK; i+=VS){ \
     name##_v b0 = name##_ld(p+i), f = name##_ld(p+i+2); \
     lead |= (b0>=0xC2) & ((f>=0xC2) | (name##_ld(p+i+3)>=0xC2) \
-                          | (MOJI_EQ(name##_ld(p+i+1),0x82) & MOJI_EQ(f,' '))); \
+                          | (((name##_v)(name##_ld(p+i+1)-0x82)<=1) & MOJI_EQ(f,' '))); \
   } \
   memcpy(w, &lead, VS); \
   for(k=0; k<VS/8; k++) any |= w[k]; \
@@ -73,9 +73,9 @@ static attr int name##_block(const unsigned char *p){ \
     name##_m f1250 = fall|MOJI_EQ(f,0xC4)|MOJI_EQ(f,0xC5)|MOJI_EQ(f,0xCB); \
     name##_m fmac = fall|MOJI_EQ(f,0xC3)|MOJI_EQ(f,0xCE)|MOJI_EQ(f,0xCF); \
     name##_m isC3 = MOJI_EQ(b0,0xC3), isC4 = MOJI_EQ(b0,0xC4), isC5 = MOJI_EQ(b0,0xC5); \
-    /* cp1252: Â..ô then f1252, or "Â " */ \
+    /* cp1252: Â..ô then f1252, or "Â " and "Ã " (rule 6) */ \
     name##_m c1252 = isC3 & ((name##_v)(b1-0x82)<=0x32) \
-                   & (f1252 | (MOJI_EQ(b1,0x82) & MOJI_EQ(f,' '))); \
+                   & (f1252 | (MOJI_EQ((name##_v)(b1|1),0x83) & MOJI_EQ(f,' '))); \
     /* cp1250's leads Â Ä â × ä ç é ë í î Î; Ă ă ć Č č ď Ď Đ đ ę ě Ĺ ĺ; Ń */ \
     name##_m c1250 = f1250 & ( \
         (isC3 & (MOJI_EQ(b1,0x82)|MOJI_EQ(b1,0x84)|MOJI_EQ(b1,0xA2)|MOJI_EQ(b1,0x97) \
