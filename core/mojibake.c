@@ -60,7 +60,8 @@
 **        « ‹) and second one too, or š ž ("ví…“", "též“", "Café‘“",
 **        "Olé‹«"), which alone in their run stay even when every other
 **        character is misread; "Å²" "Å³" after no letter (ångström), "Ø"
-**        or "×" then ¼ ½ ¾ (sizes), or × after a digit ("5×£35"), or
+**        or "×" then ¼ ½ ¾ (sizes), or × after a digit ("5×£35"), or a
+**        capital, Ã (Ă) and ® ° • where the word ends ("CAMPANHÃ®"), or
 **        "Ã’s" (a letter's plural), which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
 **        closing “ ‘ « of German and Czech quotes (‹ where a real ›
@@ -628,6 +629,13 @@ static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
                   uint32_t last, size_t j);
 static int sure_symbol3(const struct pass_ctx *x, uint32_t d, uint32_t prev,
                         uint32_t second, uint32_t last, size_t j);
+/* Rule 4: a word of capitals ending in Ã (cp1250's Ă) then a sign that
+** follows words, ® ° • ("CAMPANHÃ®", "EUROPĂ°"), ends there: misread
+** it would give î ð Õ, small letters or a capital no word ends with,
+** after capitals (not ‰: "CAFÃ‰" is CAFÉ; not Â: "NÂ°" is N°). */
+static int sign_after_a_tilde(int b0, uint32_t last){
+  return b0==0xC3 && (last==0xAE || last==0xB0 || last==0x2022);
+}
 
 /*
 ** cp1250's capitals Â Ă Ä Ĺ (leads C2-C5) followed by a capital of bytes
@@ -694,7 +702,7 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   /* "SPÄ”", „JÄÄ“, ›ALBĂ‹: a capital ending a word; but as rule 4 has it, not
   ** cp1250's "Â»" in a value whose opening "Â«" is misread too */
   if( (is_closing(last) || last==0xA0 || last==0xAB || last==0x201C || last==0x2018
-       || (last==0x2039 && x->single_open))
+       || (last==0x2039 && x->single_open) || (!mac && sign_after_a_tilde(b0, last)))
    && upper_ext(prev) && word_ends(x, j, last)
    && !(!mac && b0==0xC2 && last==0xBB && x->opened) && !x->word_sure ){
     return 0;
@@ -935,7 +943,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     }
     c->word_end = c->level==0 && ends_word3(x, prev, second, last, j);
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018 || last==0xAB
-             || (last==0x2039 && x->single_open))
+             || (last==0x2039 && x->single_open) || sign_after_a_tilde(b0, last))
             && upper_ext(prev) && word_ends(x, j, last)
             && !(b0==0xC2 && x->opened) ){
     /* "IRMÃ»", "VIÐ»", "ÑANDÚ»", Turkish "HÂLÂ»"; and the closing quotes
