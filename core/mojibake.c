@@ -30,8 +30,9 @@
 **    Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Latin and Greek
 **    Extended, punctuation, currency, symbols, CJK, kana, Hangul,
 **    half/full width, the ligatures ﬀ ﬁ ﬂ of PDF text, U+FFFD, emoji);
-**    never IPA, combining marks (but under cp1252 one led by Ì Í inside a
-**    word or after a small letter: decomposed text, "uÌˆber", nfd_mark()),
+**    never IPA, combining marks (but under cp1252 an accent led by Ì on
+**    a letter that takes it, inside a word or after a small letter:
+**    decomposed text, "uÌˆber", nfd_mark()),
 **    private use, rare scripts, code points unassigned in Greek, Armenian and
 **    Hebrew ("×½" would be U+05FD), and a C1 control only as a continuation byte of a
 **    deeper misreading ("Ã„Â" + U+008D is "Ä" + U+008D is "č"). A result
@@ -83,9 +84,11 @@
 ** 6. "Â" then a plain space is a non-breaking space (C2 A0 misread as
 **    "Â" + NBSP whose NBSP then became a space): fixed when that Â is a
 **    run of its own after an ASCII digit ("10Â km"; not "A/Â km"). So is
-**    "Ã" then a space à (C3 A0) after a small letter or an apostrophe
-**    ("voilÃ le", "jusqu'Ã"), and as a word of its own where the NBSP
-**    shows in a value known misread ("Ã s" for às; agrave_at_end()).
+**    "Ã" then a space à (C3 A0): after an apostrophe ("jusqu'Ã"); after
+**    a small letter where two spaces show the NBSP or in a value known
+**    misread ("voilÃ le" beside "Ã©": an ASCII-only lower() writes
+**    "irmÃ e"); as a word of its own where the NBSP shows in a value
+**    known misread ("Ã s" for às; agrave_at_end()).
 ** 7. Every fix shortens the text. Passes repeat (double encodings) while
 **    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
 **    confident on its own and reads the first pass's charset again
@@ -492,9 +495,10 @@ static int mac_math(uint32_t c){
 }
 /* The punctuation, currency and signs of U+2000-U+2FFF that text uses,
 ** and MacRoman's own (a double misreading goes through them: "√∂" for ö
-** read again is "‚àö‚àÇ"). */
+** read again is "‚àö‚àÇ"); not ‧ (U+2027): "‚Äße" is German äße in
+** low quotes. */
 static int common_punct(uint32_t d){
-  return (d>=0x2010 && d<=0x2027) || (d>=0x2030 && d<=0x203A) || d==0x2044
+  return (d>=0x2010 && d<=0x2026) || (d>=0x2030 && d<=0x203A) || d==0x2044
       || d==0x20AC || d==0x2116 || d==0x2122 || d==0x2126 || d==0x2202
       || d==0x2206 || d==0x220F || d==0x2211 || d==0x221A || d==0x221E
       || d==0x222B || d==0x2248 || d==0x2260 || d==0x2264 || d==0x2265
@@ -806,14 +810,17 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
       && letter(prev) && word_ends(x, j, last);
 }
 
-/* Rule 4's level of three characters: 0 with an NBSP among them or at a
-** word's end (ends_word3); 1 when the 2nd and 3rd are both marks that
+/* Rule 4's level of three characters: 0 with an NBSP among them, a soft
+** hyphen before a letter, or at a word's end (ends_word3); 1 when the 2nd and 3rd are both marks that
 ** end a word or close a quote, or cp1252 letters ("rç…", "blíž”"); 2. */
 static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
                   uint32_t last, size_t j){
   int s2 = after_word(second) || quote_mark(second) || cp1252_letter(second);
   int s3 = after_word(last) || quote_mark(last) || cp1252_letter(last);
   if( second==0xA0 || last==0xA0 || ends_word3(x, prev, second, last, j) ) return 0;
+  /* a soft hyphen between letters: a word hyphenated ("â" + SHY + "şık",
+  ** Turkish âşık under cp1250, would give U+2B7A) */
+  if( second==0xAD && letter(last) ) return 0;
   return s2 && s3 ? 1 : 2;
 }
 
@@ -828,7 +835,8 @@ static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 ** typography. They stay as level3() says where real text may be a word
 ** ending in â, then a closing mark or quote, then another ("hâlâ”…"
 ** would give ┅, "Brâ®”" ⮔), or Welsh "â" then a quote or dash and a
-** closing mark, or two letters of cp1252's after â ("âœœ" of a made-up
+** closing mark, or quoted and an NBSP after ("“â”" + NBSP would give
+** ┠), or two letters of cp1252's after â ("âœœ" of a made-up
 ** French word), or a word going on after them; under MacRoman, ‚
 ** then two letters before a letter or a quote is a word in low quotes
 ** ("‚ääni‘" would give ⊊, Estonian "‚öö‘" ⚚).
@@ -837,6 +845,7 @@ static int sure_symbol3(const struct pass_ctx *x, uint32_t d, uint32_t prev,
                         uint32_t second, uint32_t last, size_t j){
   int mark2 = is_closing(second) || any_quote(second);
   if( d<0x2190 || d>0x2BFF ) return 0;
+  if( second==0xAD && letter(last) ) return 0;     /* "â" + SHY + "şık" */
   if( x->cs==UTF8_MOJI_MACROMAN ){
     uint32_t next = j<x->n ? utf8_decode_valid(x->s+j).codepoint : ' ';
     return !(letter(second) && letter(last)
@@ -849,6 +858,7 @@ static int sure_symbol3(const struct pass_ctx *x, uint32_t d, uint32_t prev,
     return !mark2 && !after_word(second) && !after_word(last) && !any_quote(last)
         && !end_mark(last) && !letter_at(x, j);
   }
+  if( any_quote(prev) && any_quote(second) && last==0xA0 ) return 0;  /* Welsh “â” + NBSP */
   return !mark2 || (!is_closing(last) && !any_quote(last) && !end_mark(last));
 }
 
@@ -861,15 +871,28 @@ static int sure_symbol3(const struct pass_ctx *x, uint32_t d, uint32_t prev,
 ** soft hyphen). And only after an ASCII character (not a space), with
 ** an ASCII letter or digit after it (inside a word), or after a small
 ** letter or a digit and not before a mark that ends a word: a word of
-** capitals ending in Ì is Italian ("COSÌ”" would give U+0314).
+** capitals ending in Ì is Italian ("COSÌ”" would give U+0314). An
+** accent must sit on a letter some language puts it on: Italian
+** "LUNEDÌ€10", a sign glued after LUNEDÌ, would put a grave on D.
 */
 static int nfd_mark(const struct pass_ctx *x, uint32_t d, uint32_t prev, uint32_t second,
                     size_t j){
+  /* the letters each accent sits on in some language (U+0300..U+030C,
+  ** U+0327, U+0328): "LUNEDÌ€10" would put a grave on D */
+  static const char *const bases[13] = {
+    "AEIOUNWYaeiounwy", "ACEGIKLMNOPRSUWYZacegiklmnoprsuwyz",
+    "ACEGHIJOSUWYZaceghijosuwyz", "AEINOUVYaeinouvy", "AEGIOUaegiou", 0,
+    "AEGIOUaegiou", "ABCDEGHIMNOPRSTWXYZabcdeghimnoprstwxyz", "AEHIOUWXYaehiotuwxy",
+    0, "AUWYauwy", "OUou", "ACDEGHIKLNORSTUZacdeghijklnorstuz" };
   unsigned char next = j<x->n ? x->s[j] : ' ';
-  if( !((d>=0x300 && d<=0x328) || d==0x336) || strict_cs(x->cs) || x->cs==UTF8_MOJI_CP1251 ){
-    return 0;
-  }
+  const char *base = 0;
+  if( strict_cs(x->cs) || x->cs==UTF8_MOJI_CP1251 || d<0x300 ) return 0;
+  if( d<=0x30C ) base = bases[d-0x300];
+  else if( d==0x327 ) base = "CDGHKLNRSTcdghklnrst";
+  else if( d==0x328 ) base = "AEIOUaeiou";
+  else if( d!=0x336 ) return 0;
   if( !(prev>0x20 && prev<0x7F) ) return 0;
+  if( d!=0x336 && !(base && strchr(base, (int)prev)) ) return 0;
   if( next<0x80 && (is_ascii_alpha(next) || (next>='0' && next<='9')) ) return 1;
   return (is_ascii_small(prev) || (prev>='0' && prev<='9'))
       && !after_word(second) && !any_quote(second);
@@ -1049,9 +1072,11 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
 /*
 ** Rule 6 for à (C3 A0, "Ã" + NBSP misread) whose NBSP became a space or
 ** was lost: the run s[a..b) ends in "Ã" with a space after. No word
-** puts the capital Ã after small letters, so after one ("voilÃ le",
-** "cittÃ ") or after an apostrophe that follows a letter ("jusqu'Ã",
-** "l’Ã") it is à; standing as a word of its own only in a value known
+** puts the capital Ã after small letters, so after one it is à, alone
+** where two spaces show the NBSP ("voilÃ  le"), else in a value known
+** misread ("voilÃ le" beside "Ã©"; an ASCII-only lower() makes "irmÃ
+** e irmÃo" of IRMÃ E IRMÃO); after an apostrophe that follows a letter
+** ("jusqu'Ã", "l’Ã") it is à alone; standing as a word of its own only in a value known
 ** misread and where the NBSP shows: two spaces ("Ã  bientôt"), the
 ** value's end ("cittÃ " + end: no value ends in a space) or a comma,
 ** full stop or parenthesis after it (no language spaces those), "s"
@@ -1084,6 +1109,12 @@ static int agrave_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_
   }
   t = x->s + b + 1;
   rest = x->n - b - 1;
+  /* after a small letter, alone, only where two spaces show the NBSP:
+  ** text lowered by an ASCII-only lower() (SQLite's) holds "irmÃ e
+  ** irmÃo", "cidadÃ brasileira" for irmã, cidadã */
+  if( b-2==a && is_ascii_small(before) && x->rescue==0 && !(rest>=1 && t[0]==' ') ){
+    return 0;
+  }
   if( rest==0 || t[0]==' ' || t[0]==',' || t[0]=='.' || t[0]==')'
    || (t[0]=='s' && (rest==1 || t[1]==' ')) ) return 2;
   if( alone ){
@@ -1267,18 +1298,22 @@ static int lone_east_asian(const pass_ctx *x, size_t a, size_t b, uint32_t befor
 ** no word puts after в: a sign ("в€ћ" ∞), U+0098 ("★" misread), a
 ** Serbian letter, a mark; not a capital or a letter of Ukrainian or
 ** Belarusian (Ї Ґ Ё Є Ў Ј), NBSP (the typography of "в" + NBSP + «),
-** «. A mark, or a sign that follows words (® ° •), then a closing mark
-** or quote is the preposition в glued to punctuation ("в—»", "в“…",
-** "в®”"); U+0098 † and the like no text puts there ("в" + U+0098 + "…"
-** is ★, "в†’" →).
+** «. A mark, or a sign that follows words (® ° • €), then a closing
+** mark or quote is the preposition в glued to punctuation ("в—»",
+** "в“…", "в®”", "Цена в€…" for в €), and so is a quote or € then NBSP
+** (the word "в" quoted: “в” + NBSP); U+0098 † and the like no text puts
+** there ("в" + U+0098 + "…" is ★, "в†’" →).
 */
 static int symbol_1251(const cand *c){
   uint32_t u = c->second;
   unsigned byte = 0x80 | ((c->d>>6) & 0x3F);       /* u's cp1251 byte */
   if( c->d<0x2190 || c->d>0x2BFF ) return 0;
   if( byte>=0xA0 && !inner_sign(u) ) return 0;
-  if( (is_closing(u) || any_quote(u) || u==0x2022 || after_word(u))
+  if( u==0xAD && c->last>=0x400 && c->last<=0x491 ) return 0;   /* "в" + SHY + "і" */
+  if( (is_closing(u) || any_quote(u) || u==0x2022 || after_word(u) || u==0x20AC)
    && (is_closing(c->last) || any_quote(c->last)) ) return 0;
+  /* a quote or € then NBSP: «слово “в”» + NBSP, "в€" + NBSP + "100" */
+  if( (any_quote(u) || u==0x20AC) && c->last==0xA0 ) return 0;
   return 1;
 }
 
