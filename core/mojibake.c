@@ -711,6 +711,11 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
    && !(!mac && b0==0xC2 && last==0xBB && x->opened) && !x->word_sure ){
     return 0;
   }
+  /* as rule 4: a capital ending a word after small letters, before ’ ”
+  ** … ›, is an ASCII-lowered word's ("„casĂ”", "recĂlĂfĂtuitĂ…") */
+  if( !mac && need==1 && b0>=0xC3 && b0<=0xC5 && is_ascii_small(prev) && upper_ext(d)
+   && (last==0x2019 || last==0x201D || last==0x2026 || last==0x203A)
+   && word_ends(x, j, last) ) return 0;
   if( !mac ){
     /* cp1250's leads Â Ă Ä Ĺ are capitals: "PĂŞUNE" (Romanian), «Ä»
     ** (ě is "Ä›" after a letter, Ż "Ĺ»" at the start of a word); but
@@ -875,24 +880,35 @@ static int sure_symbol3(const struct pass_ctx *x, uint32_t d, uint32_t prev,
 ** accent must sit on a letter some language puts it on: Italian
 ** "LUNEDÌ€10", a sign glued after LUNEDÌ, would put a grave on D.
 */
-static int nfd_mark(const struct pass_ctx *x, uint32_t d, uint32_t prev, uint32_t second,
-                    size_t j){
+static int nfd_mark(const struct pass_ctx *x, uint32_t d, size_t i, uint32_t prev,
+                    uint32_t second, size_t j){
   /* the letters each accent sits on in some language (U+0300..U+030C,
   ** U+0327, U+0328): "LUNEDÌ€10" would put a grave on D */
   static const char *const bases[13] = {
     "AEIOUNWYaeiounwy", "ACEGIKLMNOPRSUWYZacegiklmnoprsuwyz",
     "ACEGHIJOSUWYZaceghijosuwyz", "AEINOUVYaeinouvy", "AEGIOUaegiou", 0,
-    "AEGIOUaegiou", "ABCDEGHIMNOPRSTWXYZabcdeghimnoprstwxyz", "AEHIOUWXYaehiotuwxy",
+    "AGUagu", "CEGIZcegz", "AEIOUYaeiouy",
     0, "AUWYauwy", "OUou", "ACDEGHIKLNORSTUZacdeghijklnorstuz" };
   unsigned char next = j<x->n ? x->s[j] : ' ';
   const char *base = 0;
   if( strict_cs(x->cs) || x->cs==UTF8_MOJI_CP1251 || d<0x300 ) return 0;
   if( d<=0x30C ) base = bases[d-0x300];
-  else if( d==0x327 ) base = "CDGHKLNRSTcdghklnrst";
+  else if( d==0x327 ) base = "CGKLNRSTcgklnrst";
   else if( d==0x328 ) base = "AEIOUaeiou";
   else if( d!=0x336 ) return 0;
   if( !(prev>0x20 && prev<0x7F) ) return 0;
   if( d!=0x336 && !(base && strchr(base, (int)prev)) ) return 0;
+  /* a capital goes on in capitals ("MUÌˆLLER"), or in small letters
+  ** when it starts the word ("UÌˆber"): "COSÌ‚a", "LUNEDÌ§1" glue a
+  ** sign to Italian capitals */
+  if( prev>='A' && prev<='Z' ){
+    int first = !(i>=2 && is_ascii_alpha(x->s[i-2]));
+    return next>='A' && next<='Z' ? 1 : first && is_ascii_small(next);
+  }
+  /* the stroke inside struck-through text: before a letter or a digit,
+  ** or after a digit ("6Ì¶3Ì¶"), not glued after a word ("lunedÌ¶") */
+  if( d==0x336 && !(next<0x80 && (is_ascii_alpha(next) || (next>='0' && next<='9')))
+   && !(prev>='0' && prev<='9') ) return 0;
   if( next<0x80 && (is_ascii_alpha(next) || (next>='0' && next<='9')) ) return 1;
   return (is_ascii_small(prev) || (prev>='0' && prev<='9'))
       && !after_word(second) && !any_quote(second);
@@ -936,7 +952,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   if( !plausible(v.codepoint)
    && !(v.codepoint<0xA0 && pending>0 && enc_byte(x->cs, v.codepoint)>=0)
    && !deeper_strict(x->cs, v.codepoint, pending)
-   && !nfd_mark(x, v.codepoint, prev, second, j) ) return 0;
+   && !nfd_mark(x, v.codepoint, i, prev, second, j) ) return 0;
   c->d = v.codepoint;
   c->end = j;
   c->last = last;
@@ -975,6 +991,14 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** byte is Ë's ("BELGIÃ‹"). "Â«BONJOURÂ»" is undone: its opening mark
     ** is misread too. */
     c->level = 0;
+  }else if( b0>=0xC3 && b0<=0xC5 && is_ascii_small(prev) && upper_ext(v.codepoint)
+         && (last==0x2019 || last==0x201D || last==0x2026 || last==0x203A)
+         && word_ends(x, j, last) ){
+    /* a capital ending a word after small letters, before ’ ” … ›: a
+    ** word lowered by an ASCII-only lower() ("“irmÃ”" is “irmã” so, not
+    ** irmÔ; "irmÃ…" not irmÅ), which misread text is not */
+    c->level = 0;
+    c->word_end = 1;
   }else if( any_quote(prev) && any_quote(last) && !letter_at(x, j) ){
     /* one letter in quotes: «Â», »Å«, „Ä“ name a letter; misread, the
     ** opening quote is misread too and in the same run ("Â«Ã…Â»") */
@@ -1070,13 +1094,32 @@ static int nbsp_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_ru
 }
 
 /*
+** Is x->s text lowered by a lower() that knows only ASCII (SQLite's):
+** an ASCII small letter, a capital outside ASCII, an ASCII small letter
+** ("irmÃo", "aÇÃo", "hỘi")? Misread text puts a continuation character
+** after a misread capital, never an ASCII letter.
+*/
+static int ascii_lowered(const pass_ctx *x){
+  size_t i;
+  for(i=1; i+1<x->n; i++){
+    if( x->s[i]>=0xC3 && is_ascii_small(x->s[i-1]) ){
+      utf8_unit u = utf8_decode_valid(x->s+i);
+      uint32_t c = u.codepoint;
+      int cap = upper_ext(c) || (c>=0x1E00 && c<=0x1EFF && (c&1)==0);
+      if( cap && i+u.length<x->n && is_ascii_small(x->s[i+u.length]) ) return 1;
+    }
+  }
+  return 0;
+}
+
+/*
 ** Rule 6 for à (C3 A0, "Ã" + NBSP misread) whose NBSP became a space or
 ** was lost: the run s[a..b) ends in "Ã" with a space after. No word
-** puts the capital Ã after small letters, so after one it is à, alone
-** where two spaces show the NBSP ("voilÃ  le"), else in a value known
-** misread ("voilÃ le" beside "Ã©"; an ASCII-only lower() makes "irmÃ
-** e irmÃo" of IRMÃ E IRMÃO); after an apostrophe that follows a letter
-** ("jusqu'Ã", "l’Ã") it is à alone; standing as a word of its own only in a value known
+** puts the capital Ã after small letters, so after one it is à in a
+** value known misread ("voilÃ le" beside "Ã©") that an ASCII-only
+** lower() did not write (it makes "irmÃ e irmÃo" of IRMÃ E IRMÃO, and
+** "irmÃ  e" of a double space); after "qu" and an apostrophe it is à
+** alone ("jusqu'Ã", "qu’Ã": Guarani "KO'Ã" is ko'ã); standing as a word of its own only in a value known
 ** misread and where the NBSP shows: two spaces ("Ã  bientôt"), the
 ** value's end ("cittÃ " + end: no value ends in a space) or a comma,
 ** full stop or parenthesis after it (no language spaces those), "s"
@@ -1101,20 +1144,14 @@ static int agrave_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_
     before = utf8_decode_valid(x->s+k).codepoint;
   }
   alone = b-2==a && apart(before_run) && before_run!='\'';
-  if( !(b-2==a && is_ascii_small(before))                       /* "voilÃ" */
-   && !(b-2==a && before=='\'' && a>=2 && is_ascii_alpha(x->s[a-2]))
-   && !(b-5==a && before==0x2019 && is_ascii_alpha(before_run))  /* "l’Ã" */
+  if( !(b-2==a && is_ascii_small(before) && x->rescue>=1 && !ascii_lowered(x))
+   && !(b-2==a && before=='\'' && a>=3 && memcmp(x->s+a-3, "qu", 2)==0)
+   && !(b-5==a && before==0x2019 && a>=2 && memcmp(x->s+a-2, "qu", 2)==0)
    && !(alone && x->rescue>=1) ){
     return 0;
   }
   t = x->s + b + 1;
   rest = x->n - b - 1;
-  /* after a small letter, alone, only where two spaces show the NBSP:
-  ** text lowered by an ASCII-only lower() (SQLite's) holds "irmÃ e
-  ** irmÃo", "cidadÃ brasileira" for irmã, cidadã */
-  if( b-2==a && is_ascii_small(before) && x->rescue==0 && !(rest>=1 && t[0]==' ') ){
-    return 0;
-  }
   if( rest==0 || t[0]==' ' || t[0]==',' || t[0]=='.' || t[0]==')'
    || (t[0]=='s' && (rest==1 || t[1]==' ')) ) return 2;
   if( alone ){
@@ -1312,8 +1349,10 @@ static int symbol_1251(const cand *c){
   if( u==0xAD && c->last>=0x400 && c->last<=0x491 ) return 0;   /* "в" + SHY + "і" */
   if( (is_closing(u) || any_quote(u) || u==0x2022 || after_word(u) || u==0x20AC)
    && (is_closing(c->last) || any_quote(c->last)) ) return 0;
-  /* a quote or € then NBSP: «слово “в”» + NBSP, "в€" + NBSP + "100" */
+  /* a quote or € then NBSP: «слово “в”» + NBSP, "в€" + NBSP + "100";
+  ** an opening quote then what a quoted word starts with ("в“№5”") */
   if( (any_quote(u) || u==0x20AC) && c->last==0xA0 ) return 0;
+  if( any_quote(u) && !inner_sign(c->last) ) return 0;
   return 1;
 }
 
@@ -1886,12 +1925,15 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     if( k==3 && (found1252 || had1252) ) break;
     if( depth>0 && order[k]!=first ) continue;     /* rule 7: the same again */
     if( !possible_cs(order[k], s, n) ) continue;
-    if( order[k]!=UTF8_MOJI_CP1252 && foreign_c1(order[k], s, n) ) continue;
     memset(&x, 0, sizeof(x));
     x.s = s;
     x.n = n;
     x.cs = order[k];
     do_pass(&x);                        /* count only */
+    /* (looked for after the pass: the scan for C1 controls costs real
+    ** Russian prose, which reaches the cp1251 pass and has no candidate,
+    ** 7% of its speed) */
+    if( x.potential>0 && order[k]!=UTF8_MOJI_CP1252 && foreign_c1(order[k], s, n) ) continue;
     pot[k] = x.potential;
     if( strict_cs(x.cs) && x.confident>0
      && (x.rescuable>0 || (x.leftover==0 && x.potential>x.explained)) ){

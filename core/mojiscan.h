@@ -125,7 +125,9 @@ static inline int name##_ascii16(const unsigned char *p){ \
   memcpy(&b, p+8, 8); \
   return ((a|b) & 0x8080808080808080ull)==0; \
 } \
-attr size_t name(const unsigned char *s, size_t n){ \
+/* aligned: where the linker puts the ASCII loop moved its speed by 7% \
+** as the code around it changed (docs/mojibake.md, Speed) */ \
+__attribute__((aligned(64))) attr size_t name(const unsigned char *s, size_t n){ \
   size_t k = 0; \
   for(;;){ \
     /* the four-block skip only where ASCII starts (16 bytes of it), \
