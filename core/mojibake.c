@@ -556,6 +556,8 @@ struct pass_ctx {
                             ** Cyrillic text spells (sure_letter()) */
   size_t missed;            /* cp1251: characters of runs in no candidate */
   int opened;               /* the text holds a misread "Â«" or "Â‹" (cp1251: "В«") */
+  int lowered;              /* cp1252: the text holds "Ã " and was lowered by an
+                            ** ASCII-only lower() (ascii_lowered()) */
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
   int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
                             ** fixed on a sure candidate ("Â°CÂ»") */
@@ -1144,7 +1146,7 @@ static int agrave_at_end(const pass_ctx *x, size_t a, size_t b, uint32_t before_
     before = utf8_decode_valid(x->s+k).codepoint;
   }
   alone = b-2==a && apart(before_run) && before_run!='\'';
-  if( !(b-2==a && is_ascii_small(before) && x->rescue>=1 && !ascii_lowered(x))
+  if( !(b-2==a && is_ascii_small(before) && x->rescue>=1 && !x->lowered)
    && !(b-2==a && before=='\'' && a>=3 && memcmp(x->s+a-3, "qu", 2)==0)
    && !(b-5==a && before==0x2019 && a>=2 && memcmp(x->s+a-2, "qu", 2)==0)
    && !(alone && x->rescue>=1) ){
@@ -1844,6 +1846,10 @@ static void do_pass(pass_ctx *x){
             ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4, 1) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5, 1)
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
   x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
+  /* rule 6's à: read here once, not at every "Ã " (a value may hold
+  ** thousands) nor after writing began */
+  x->lowered = x->cs==UTF8_MOJI_CP1252 && holds(x->s, x->n, "\xC3\x83 ", 3, 0)
+            && ascii_lowered(x);
   while( p<x->n ){
     size_t q;
     if( x->s[p]<0x80 ){
