@@ -458,6 +458,9 @@ static int plausible(uint32_t d){
 static int is_ascii_alpha(uint32_t c){
   return (c|0x20)>='a' && (c|0x20)<='z';
 }
+static int is_ascii_alnum(uint32_t c){
+  return is_ascii_alpha(c) || (c>='0' && c<='9');
+}
 static int is_ascii_small(uint32_t c){
   return c>='a' && c<='z';
 }
@@ -582,7 +585,7 @@ typedef struct cand {
 
 /* Start or end of text, or ASCII that is not a letter or digit. */
 static int apart(uint32_t c){
-  return c<0x80 && !is_ascii_alpha(c) && !(c>='0' && c<='9');
+  return c<0x80 && !is_ascii_alnum(c);
 }
 
 /* Rule 9: Windows-1250 and MacRoman are the strict charsets. */
@@ -635,6 +638,8 @@ static int level3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
                   uint32_t last, size_t j);
 static int sure_symbol3(const struct pass_ctx *x, uint32_t d, uint32_t prev,
                         uint32_t second, uint32_t last, size_t j);
+static int lowered_capital_end(const struct pass_ctx *x, int b0, uint32_t prev, uint32_t d,
+                               uint32_t last, size_t j);
 /* Rule 4: a word of capitals ending in Ã (cp1250's Ă) then a sign that
 ** follows words, ® ° • ("CAMPANHÃ®", "EUROPĂ°"), ends there: misread
 ** it would give î ð Õ, small letters or a capital no word ends with,
@@ -713,11 +718,8 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
    && !(!mac && b0==0xC2 && last==0xBB && x->opened) && !x->word_sure ){
     return 0;
   }
-  /* as rule 4: a capital ending a word after small letters, before ’ ”
-  ** … ›, is an ASCII-lowered word's ("„casĂ”", "recĂlĂfĂtuitĂ…") */
-  if( !mac && need==1 && b0>=0xC3 && b0<=0xC5 && is_ascii_small(prev) && upper_ext(d)
-   && (last==0x2019 || last==0x201D || last==0x2026 || last==0x203A)
-   && word_ends(x, j, last) ) return 0;
+  /* as rule 4: "„casĂ”", "recĂlĂfĂtuitĂ…" */
+  if( !mac && need==1 && lowered_capital_end(x, b0, prev, d, last, j) ) return 0;
   if( !mac ){
     /* cp1250's leads Â Ă Ä Ĺ are capitals: "PĂŞUNE" (Romanian), «Ä»
     ** (ě is "Ä›" after a letter, Ż "Ĺ»" at the start of a word); but
@@ -734,7 +736,7 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   ** drawing of signs ("`¬´ ):" is an angry face, not «); not after a
   ** full stop ("Prof.¬™" is Prof.ª misread) */
   if( mac && b0==0xC2 && second==0xB4 && prev>0x20 && prev<0x7F && prev!='.'
-   && !is_ascii_alpha(prev) && !(prev>='0' && prev<='9') && !letter_at(x, j) ) return 0;
+   && !is_ascii_alnum(prev) && !letter_at(x, j) ) return 0;
   /* "√π" is math after a space or a sign, ù after a letter ("o√π") */
   if( mac && b0==0xC3 && second==0x3C0 && !letter(prev) ) return 1;
   /* a tell-tale (not ƒ: "ƒπ" is Slovak Ĺ) then a sign of mathematics with no letter on either side
@@ -869,6 +871,17 @@ static int sure_symbol3(const struct pass_ctx *x, uint32_t d, uint32_t prev,
   return !mark2 || (!is_closing(last) && !any_quote(last) && !end_mark(last));
 }
 
+/* Rules 4 and 9: two characters led by Ã Ä Å (cp1250 Ă Ä Ĺ) giving a
+** capital that ends a word after small letters, before ’ ” … ›: a word
+** lowered by an ASCII-only lower() ("“irmÃ”" is “irmã” so, not irmÔ;
+** "irmÃ…" not irmÅ), which misread text is not. Doubtful. */
+static int lowered_capital_end(const struct pass_ctx *x, int b0, uint32_t prev, uint32_t d,
+                               uint32_t last, size_t j){
+  return b0>=0xC3 && b0<=0xC5 && is_ascii_small(prev) && upper_ext(d)
+      && (last==0x2019 || last==0x201D || last==0x2026 || last==0x203A)
+      && word_ends(x, j, last);
+}
+
 /*
 ** Rule 3's combining marks: text in decomposed form (NFD, as macOS
 ** writes file names: "u" + U+0308 for ü) misread as cp1252 is "uÌˆber",
@@ -909,9 +922,8 @@ static int nfd_mark(const struct pass_ctx *x, uint32_t d, size_t i, uint32_t pre
   }
   /* the stroke inside struck-through text: before a letter or a digit,
   ** or after a digit ("6Ì¶3Ì¶"), not glued after a word ("lunedÌ¶") */
-  if( d==0x336 && !(next<0x80 && (is_ascii_alpha(next) || (next>='0' && next<='9')))
-   && !(prev>='0' && prev<='9') ) return 0;
-  if( next<0x80 && (is_ascii_alpha(next) || (next>='0' && next<='9')) ) return 1;
+  if( d==0x336 && !is_ascii_alnum(next) && !(prev>='0' && prev<='9') ) return 0;
+  if( is_ascii_alnum(next) ) return 1;
   return (is_ascii_small(prev) || (prev>='0' && prev<='9'))
       && !after_word(second) && !any_quote(second);
 }
@@ -993,12 +1005,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** byte is Ë's ("BELGIÃ‹"). "Â«BONJOURÂ»" is undone: its opening mark
     ** is misread too. */
     c->level = 0;
-  }else if( b0>=0xC3 && b0<=0xC5 && is_ascii_small(prev) && upper_ext(v.codepoint)
-         && (last==0x2019 || last==0x201D || last==0x2026 || last==0x203A)
-         && word_ends(x, j, last) ){
-    /* a capital ending a word after small letters, before ’ ” … ›: a
-    ** word lowered by an ASCII-only lower() ("“irmÃ”" is “irmã” so, not
-    ** irmÔ; "irmÃ…" not irmÅ), which misread text is not */
+  }else if( lowered_capital_end(x, b0, prev, v.codepoint, last, j) ){
     c->level = 0;
     c->word_end = 1;
   }else if( any_quote(prev) && any_quote(last) && !letter_at(x, j) ){
@@ -1349,11 +1356,12 @@ static int symbol_1251(const cand *c){
   if( c->d<0x2190 || c->d>0x2BFF ) return 0;
   if( byte>=0xA0 && !inner_sign(u) ) return 0;
   if( u==0xAD && c->last>=0x400 && c->last<=0x491 ) return 0;   /* "в" + SHY + "і" */
-  if( (is_closing(u) || any_quote(u) || u==0x2022 || after_word(u) || u==0x20AC)
+  if( (is_closing(u) || u==0x2022 || after_word(u) || u==0x20AC)
    && (is_closing(c->last) || any_quote(c->last)) ) return 0;
-  /* a quote or € then NBSP: «слово “в”» + NBSP, "в€" + NBSP + "100";
-  ** an opening quote then what a quoted word starts with ("в“№5”") */
-  if( (any_quote(u) || u==0x20AC) && c->last==0xA0 ) return 0;
+  /* € then NBSP ("в€" + NBSP + "100"); a quote then anything but a sign
+  ** no word holds: the word "в" quoted («“в”» + NBSP), a quoted word
+  ** ("в“№5”") */
+  if( u==0x20AC && c->last==0xA0 ) return 0;
   if( any_quote(u) && !inner_sign(c->last) ) return 0;
   return 1;
 }

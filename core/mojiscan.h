@@ -75,7 +75,7 @@ static attr int name##_block(const unsigned char *p){ \
     name##_m isC3 = MOJI_EQ(b0,0xC3), isC4 = MOJI_EQ(b0,0xC4), isC5 = MOJI_EQ(b0,0xC5); \
     /* cp1252: Â..ô then f1252, or "Â " and "Ã " (rule 6) */ \
     name##_m c1252 = isC3 & ((name##_v)(b1-0x82)<=0x32) \
-                   & (f1252 | (MOJI_EQ((name##_v)(b1|1),0x83) & MOJI_EQ(f,' '))); \
+                   & (f1252 | (((name##_v)(b1-0x82)<=1) & MOJI_EQ(f,' '))); \
     /* cp1250's leads Â Ä â × ä ç é ë í î Î; Ă ă ć Č č ď Ď Đ đ ę ě Ĺ ĺ; Ń */ \
     name##_m c1250 = f1250 & ( \
         (isC3 & (MOJI_EQ(b1,0x82)|MOJI_EQ(b1,0x84)|MOJI_EQ(b1,0xA2)|MOJI_EQ(b1,0x97) \
