@@ -81,6 +81,19 @@
 **    candidates of other runs are fixed too, and when every non-ASCII
 **    character of the value is in a candidate (all misread, no real
 **    accented text beside), the level-0 ones and rule 6 too.
+** 5b. A word (ASCII letters and digits and characters of the charset, up
+**    to a space, an ASCII sign or a character the charset lacks) that
+**    holds a run fixed on its own evidence, or fixed whole by a rescue
+**    giving a letter, is misread throughout, in every charset: its other
+**    runs made wholly of candidates are fixed too, whatever their level
+**    or rule 8's and 9's narrower rescues say ("ЕЅELEZNГќ" for ŽELEZNÝ:
+**    "ЕЅ" alone looks like Cyrillic letters; MacRoman "≈±" after a
+**    letter, "édesgyöker≈±-páfrány"; cp1250 "Ä’" starting "Ä’rberÄŁe").
+**    Not a run that gives an archaic or rare letter (odd_1251()), nor
+**    letters of two scripts side by side; and a sign the rescue undoes
+**    does not make its word misread ("Ој—" is a Serbian word and a dash).
+**    A real word glued to misread text with no space or sign between is
+**    what the rule gives up.
 ** 6. "Â" then a plain space is a non-breaking space (C2 A0 misread as
 **    "Â" + NBSP whose NBSP then became a space): fixed when that Â is a
 **    run of its own after an ASCII digit ("10Â km"; not "A/Â km"). So is
@@ -564,6 +577,13 @@ struct pass_ctx {
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
   int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
                             ** fixed on a sure candidate ("Â°CÂ»") */
+  int word_misread;         /* the word at hand holds a run fixed whole before
+                            ** the position (rule 5b) */
+  size_t ahead_end;         /* rule 5b's look-ahead: the end of the word it */
+  size_t ahead_last;        /* read, the end of its last run fixed whole
+                            ** (0: none) */
+  int looking_ahead;        /* this is a copy reading ahead (rule 5b): no more */
+  size_t word_fixed;        /* runs fixed whole that make their word misread */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
   size_t potential;         /* the characters of all candidates, sure or not */
@@ -1517,14 +1537,65 @@ static int sure_letter(const pass_ctx *x, size_t a, size_t b, const cand *c,
 }
 
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
+static size_t do_run(pass_ctx *x, size_t a, size_t b);
+
+/* The end of the run that starts at s[p]: non-ASCII characters that all
+** have a byte in the charset (rule 2). p itself when s[p] has none. */
+static size_t run_end(const pass_ctx *x, size_t p){
+  size_t q = p;
+  while( q<x->n && x->s[q]>=0x80 ){
+    utf8_unit u = utf8_decode_valid(x->s+q);
+    if( enc_byte(x->cs, u.codepoint)<0 ) break;
+    q += u.length;
+  }
+  return q;
+}
+
+/*
+** Rule 5b: does the word at hand hold, after s[b], a run fixed whole?
+** (Before b, x->word_misread says.) A word is a stretch of ASCII
+** letters and digits and characters of the charset. Read ahead on a copy
+** that only counts; once per word (x->ahead_end, x->ahead_last), so a
+** pass stays linear. Ahead of b the text is not yet written (out may be
+** s: what is written stays behind).
+*/
+static int word_misread_at(pass_ctx *x, size_t b){
+  pass_ctx y;
+  size_t p = b, last = 0;
+  if( x->word_misread ) return 1;
+  if( x->looking_ahead ) return 0;
+  if( b<x->ahead_end ) return x->ahead_last>b;
+  y = *x;
+  y.out = 0;
+  y.looking_ahead = 1;
+  while( p<x->n ){
+    size_t q, e, c0;
+    if( x->s[p]<0x80 ){
+      if( !is_ascii_alnum(x->s[p]) ) break;
+      y.prev = x->s[p++];
+      continue;
+    }
+    q = run_end(x, p);
+    if( q==p ) break;
+    c0 = y.word_fixed;
+    e = do_run(&y, p, q);
+    if( y.word_fixed>c0 ) last = q;
+    if( e>q ) break;                      /* rule 6 took the space after */
+    p = e;
+  }
+  x->ahead_end = p;
+  x->ahead_last = last;
+  return last>b;
+}
+
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
   size_t cyr = 0, sign = 0, nbsp2 = 0, odd = 0;
   int script = 0, mixed = 0;
-  size_t left0 = x->leftover;
+  size_t left0 = x->leftover, conf0 = x->confident;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
-  int fix, nbsp;
+  int fix, nbsp, whole;
   cand c;
   while( i<b ){
     if( candidate(x, i, b, prev, pending, &c) ){
@@ -1561,7 +1632,9 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( !(i==b && u.codepoint==0xC2 && b<x->n && x->s[b]==' ') ) x->leftover++;
     }
   }
-  /* fix 3: every candidate of the run; 1: the weak ones (rescue) */
+  whole = x->leftover==left0;
+  /* fix 3: every candidate of the run; 1: the weak ones (rescue); 4 (rule
+  ** 5b): every candidate, the doubtful ones too */
   fix = strong>0 || weak>=2 ? 3 : 0;
   if( x->cs==UTF8_MOJI_CP1251 ){
     /* a run glued to a Latin word ("MГјller"): in the rescue it may give
@@ -1645,6 +1718,15 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   if( !nbsp ) nbsp = agrave_at_end(x, a, b, before_run);
 decided:
   if( fix==3 && strong>0 && strict_cs(x->cs) ) x->word_sure = 1;
+  /* rule 5b: a word that holds a run fixed on its own evidence, or fixed
+  ** whole by the rescue giving a letter, is misread, and so are its other
+  ** runs wholly made of candidates ("ГЃMДЊYЕЅEГ‰Г‰Гљ" for ÁMČYŽEÉÉÚ: ГЃ ДЊ
+  ** ЕЅ alone look like Cyrillic letters among Latin ones, "PAДІO"); a sign
+  ** the rescue undoes says nothing of the word it is glued to ("Ој—": a
+  ** real word, a dash typed after it) */
+  if( x->confident>conf0 || (fix==3 && ncand>sign) ){ x->word_misread = 1; x->word_fixed++; }
+  else if( fix<3 && !nbsp && ncand>0 && whole && !odd && !mixed
+        && word_misread_at(x, b) ) fix = 4;
   if( nbsp==1 || nbsp==2 ) end = b + 1;
   if( !fix && !nbsp ){
     emit(x, x->s+a, b-a);
@@ -1673,9 +1755,9 @@ decided:
     ** their run they are a real letter and its quotes as often ("též“"
     ** beside "tÃ©Å¾â€œ" would give 鞓) */
     if( fix && candidate(x, i, b, prev, pending, &c)
-     && (fix==3 ? c.level!=0 || x->cs==UTF8_MOJI_CP1251
-                  || (c.word_end ? ncand>=2 : x->rescue==2)
-                : c.level>=1) ){
+     && (fix==4 || (fix==3 ? c.level!=0 || x->cs==UTF8_MOJI_CP1251
+                               || (c.word_end ? ncand>=2 : x->rescue==2)
+                             : c.level>=1)) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
       prev = c.last;
@@ -1847,6 +1929,8 @@ static void do_pass(pass_ctx *x){
   x->o = 0;
   x->prev = 0;
   x->word_sure = 0;
+  x->word_misread = 0;
+  x->ahead_end = x->ahead_last = 0;
   /* once per pass, before anything is written (out may be s) */
   /* a misread opening guillemet: cp1252 "Â«" or "Â‹" (then "Â»" after a
   ** capital is its closing one, not a word ending in Â), cp1251 "В«" */
@@ -1864,10 +1948,10 @@ static void do_pass(pass_ctx *x){
       /* the ASCII stretch in one copy */
       q = p+1;
       while( q<x->n && x->s[q]<0x80 ) q++;
-      if( x->word_sure ){
+      if( x->word_sure || x->word_misread ){
         size_t k;
         for(k=p; k<q; k++){
-          if( !is_ascii_alpha(x->s[k]) && !(x->s[k]>='0' && x->s[k]<='9') ) x->word_sure = 0;
+          if( !is_ascii_alnum(x->s[k]) ) x->word_sure = x->word_misread = 0;
         }
       }
       emit(x, x->s+p, q-p);
@@ -1875,15 +1959,10 @@ static void do_pass(pass_ctx *x){
       p = q;
       continue;
     }
-    q = p;
-    while( q<x->n && x->s[q]>=0x80 ){
-      utf8_unit u = utf8_decode_valid(x->s+q);
-      if( enc_byte(x->cs, u.codepoint)<0 ) break;
-      q += u.length;
-    }
+    q = run_end(x, p);
     if( q==p ){
       utf8_unit u = utf8_decode_valid(x->s+p);
-      x->word_sure = 0;
+      x->word_sure = x->word_misread = 0;
       x->leftover++;
       emit(x, x->s+p, u.length);
       x->prev = u.codepoint;
@@ -1891,6 +1970,7 @@ static void do_pass(pass_ctx *x){
       continue;
     }
     p = do_run(x, p, q);
+    if( p>q ) x->word_misread = 0;          /* rule 6 took the space after */
   }
 }
 
