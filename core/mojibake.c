@@ -102,6 +102,12 @@
 **    misread ("voilÃ le" beside "Ã©": an ASCII-only lower() writes
 **    "irmÃ e"); as a word of its own where the NBSP shows in a value
 **    known misread ("Ã s" for às; agrave_at_end()).
+** 6b. So is a space after the lead of any other character whose last byte
+**    is A0, in a value misread throughout (rule 5's second half): "Ð " +
+**    "ÑƒÑ" is Ру, "à¸ " + "à¸¹" Thai ภู, "Î " Π, "× " Hebrew נ; under
+**    cp1250 and cp1251 too ("Р " + "ѕСЃ" is Ро). Only a letter, glued on
+**    both sides (lost_a0()): "VIÐ og", "PÅ TUR", "Å i Lofoten", "5 × 3"
+**    are real, and "â€ " + A0 would be the sign †.
 ** 7. Every fix shortens the text. Passes repeat (double encodings) while
 **    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
 **    confident on its own and reads the first pass's charset again
@@ -584,6 +590,9 @@ struct pass_ctx {
                             ** (0: none) */
   int looking_ahead;        /* this is a copy reading ahead (rule 5b): no more */
   size_t word_fixed;        /* runs fixed whole that make their word misread */
+  int run_whole;            /* the last run was wholly made of candidates */
+  size_t a0_chars;          /* characters of rule 6b's tails, counted in
+                            ** leftover or missed */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
   size_t potential;         /* the characters of all candidates, sure or not */
@@ -1539,6 +1548,81 @@ static int sure_letter(const pass_ctx *x, size_t a, size_t b, const cand *c,
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b);
 
+/*
+** Rule 5b: the candidate c at s[i] (its run starts at s[a]) holds what may
+** part two words of real text: a dash or a degree sign; an NBSP, but for
+** the last character of a candidate that starts its word (Š is "Е" +
+** NBSP to cp1251: no word is "Е"; "ȚARĂ" + NBSP is a word and a space);
+** a quote or an ellipsis where the word ends ("CANCIÓ…", "Ó»"; not the
+** apostrophe of "Ä’rber", Latvian Ē misread).
+*/
+static int parts_words(const pass_ctx *x, size_t a, size_t i, const cand *c,
+                       uint32_t before_run){
+  size_t k = i;
+  int ends = c->end>=x->n || (x->s[c->end]<0x80 && !is_ascii_alnum(x->s[c->end]));
+  while( k<c->end ){
+    utf8_unit u = utf8_decode_valid(x->s+k);
+    int last = k+u.length==c->end;
+    uint32_t ch = u.codepoint;
+    if( (ch>=0x2010 && ch<=0x2015) || ch==0xB0 ) return 1;
+    if( (ch==0xA0 || ch==0x202F) && !(last && i==a && apart(before_run)) ) return 1;
+    if( (any_quote(ch) || ch==0x2026) && last && ends ) return 1;
+    k += u.length;
+  }
+  return 0;
+}
+
+/*
+** Rule 6b: the run s[a..b) ends at s[i] with the lead of a character whose
+** last byte, A0, became a plain space ("Ð" + " " of Р, "à¸" + " " of
+** Thai ภ, "naÅ e" of naše: the NBSP the misreading made of A0 was
+** changed to a space, as rule 6's "Â " is). The characters from i to b
+** read as bytes, then A0, must be one plausible letter (not a sign: "The
+** bytes â€ start" is about mojibake), glued on both sides: to misread
+** text before it (its run, or the run before) and to a letter after the
+** space; or, at a word's start, to a character outside ASCII after the
+** space ("Ð ÑƒÑ" of Ру). A real word ending so ("VIÐ og", "PÅ TUR",
+** "PERÚ" before misread text, Polish "Oręż p": ę ż + A0 would give 꿠),
+** a word of its own ("Å i Lofoten") and "5 × 3" (× would give נ) stay. Not MacRoman (A0 is † there), nor the leads rule 6 has
+** ("Â", "Ã" and cp1250's "Ă"), nor cp1251's "В" and "Г": "В " is the
+** Russian preposition. The character into *d; 0 when there is none.
+*/
+static int lost_a0(const pass_ctx *x, size_t a, size_t i, size_t b,
+                   uint32_t before_run, uint32_t *d){
+  unsigned char buf[4];
+  size_t j = i;
+  int need, k = 0;
+  int glued = i>a || before_run>=0x80;  /* to the misread text before */
+  int start = !glued && apart(before_run);
+  utf8_unit v;
+  if( x->cs==UTF8_MOJI_MACROMAN || b+1>=x->n || x->s[b]!=' ' ) return 0;
+  if( !((x->s[b+1]>=0x80 && (glued || start))
+        || (glued && is_ascii_alpha(x->s[b+1]))) ) return 0;
+  while( j<b && k<4 ){
+    utf8_unit u = utf8_decode_valid(x->s+j);
+    int bk = enc_byte(x->cs, u.codepoint);
+    if( bk<0x80 ) return 0;
+    buf[k++] = (unsigned char)bk;
+    j += u.length;
+  }
+  if( j!=b || k>3 ) return 0;
+  need = buf[0]>=0xF0 ? 4 : buf[0]>=0xE0 ? 3 : buf[0]>=0xC4 ? 2 : 0;
+  if( need!=k+1 ) return 0;
+  buf[k] = 0xA0;
+  v = utf8_decode_unit(buf, (size_t)need);
+  if( v.reason!=UTF8_OK || v.length!=need || !plausible(v.codepoint) ) return 0;
+  if( v.codepoint<0x100 || (v.codepoint>=0x2000 && v.codepoint<=0x2BFF)
+   || v.codepoint>=0x1F000 ) return 0;  /* a sign */
+  /* at a word's start, where the lead may be a real word of one letter
+  ** ("Å" of Swedish, Russian "О", Ukrainian "лі"): only Р, Π and נ,
+  ** whose leads Ð Î × (cp1251's Р itself) are no word before a word
+  ** outside ASCII, and, but under cp1251, a character of three or four */
+  if( start && !(v.codepoint==0x420
+                 || (x->cs!=UTF8_MOJI_CP1251 && (v.codepoint==0x3A0 || v.codepoint==0x5E0 || need>2))) ) return 0;
+  *d = v.codepoint;
+  return 1;
+}
+
 /* The end of the run that starts at s[p]: non-ASCII characters that all
 ** have a byte in the charset (rule 2). p itself when s[p] has none. */
 static size_t run_end(const pass_ctx *x, size_t p){
@@ -1579,6 +1663,7 @@ static int word_misread_at(pass_ctx *x, size_t b){
     if( q==p ) break;
     c0 = y.word_fixed;
     e = do_run(&y, p, q);
+    if( !y.run_whole ) break;             /* the word ends in it */
     if( y.word_fixed>c0 ) last = q;
     if( e>q ) break;                      /* rule 6 took the space after */
     p = e;
@@ -1590,12 +1675,14 @@ static int word_misread_at(pass_ctx *x, size_t b){
 
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
-  size_t cyr = 0, sign = 0, nbsp2 = 0, odd = 0;
+  size_t cyr = 0, sign = 0, nbsp2 = 0, odd = 0, doubt = 0, sep = 0;
   int script = 0, mixed = 0;
   size_t left0 = x->leftover, conf0 = x->confident;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
   int fix, nbsp, whole;
+  size_t a0_at = b;                     /* rule 6b's tail, b: none */
+  uint32_t a0_d = 0;
   cand c;
   while( i<b ){
     if( candidate(x, i, b, prev, pending, &c) ){
@@ -1606,6 +1693,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level==1 ) weak++;
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
+      if( c.level==0 ) doubt++;
+      if( parts_words(x, a, i, &c, before_run) ) sep++;
       /* the letters of cp1251's languages, not the archaic ones after
       ** them: Ukrainian "Сі" (the note B) would give ѳ, "СЁ" Ѩ */
       if( c.d>=0x400 && c.d<=0x45F ) cyr++;
@@ -1624,6 +1713,13 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
        || (c.d==0xBB && !x->opened) ) nbsp2++;
       prev = c.last;
       i = c.end;
+    }else if( a0_at==b && lost_a0(x, a, i, b, before_run, &a0_d) ){
+      a0_at = i;                        /* counted as leftover unless fixed */
+      while( i<b ){
+        i += utf8_decode_valid(x->s+i).length;
+        x->leftover++;
+        x->a0_chars++;
+      }
     }else{
       utf8_unit u = utf8_decode_valid(x->s+i);
       prev = u.codepoint;
@@ -1723,11 +1819,22 @@ decided:
   ** runs wholly made of candidates ("ГЃMДЊYЕЅEГ‰Г‰Гљ" for ÁMČYŽEÉÉÚ: ГЃ ДЊ
   ** ЕЅ alone look like Cyrillic letters among Latin ones, "PAДІO"); a sign
   ** the rescue undoes says nothing of the word it is glued to ("Ој—": a
-  ** real word, a dash typed after it) */
-  if( x->confident>conf0 || (fix==3 && ncand>sign) ){ x->word_misread = 1; x->word_fixed++; }
-  else if( fix<3 && !nbsp && ncand>0 && whole && !odd && !mixed
+  ** real word, a dash typed after it). A run with a character in no
+  ** candidate ends the word ("píšťala—ĹľluĹĄ": the dash is real, and so
+  ** may be what comes before it), and a candidate with a separator
+  ** inside is none of this rule's ("–É" would be Ѓ to MacRoman, "Ă" +
+  ** NBSP à to cp1250: "ȚARĂ" + NBSP + a misread word is real). */
+  x->run_whole = whole;
+  if( !whole ) x->word_misread = 0;     /* a character of its own: a new word */
+  else if( x->confident>conf0 || (fix==3 && ncand>sign) ){ x->word_misread = 1; x->word_fixed++; }
+  else if( fix<3 && !nbsp && ncand>0 && !odd && !mixed && !sep
         && word_misread_at(x, b) ) fix = 4;
-  if( nbsp==1 || nbsp==2 ) end = b + 1;
+  /* rule 6b: in a value misread throughout, the tail's lost A0; after
+  ** other candidates of its run only when they are undone, none doubtful
+  ** nor a sign ("KJÚŠÚ", Ukrainian "ВІС" and "Діді" are real) */
+  if( !nbsp && a0_at<b && x->rescue==2
+   && (a0_at==a || (fix==3 && !doubt && !sign)) ) nbsp = 4;
+  if( nbsp==1 || nbsp==2 || nbsp==4 ) end = b + 1;
   if( !fix && !nbsp ){
     emit(x, x->s+a, b-a);
     x->prev = prev;
@@ -1738,7 +1845,23 @@ decided:
   prev = before_run;
   pending = 0;
   while( i<b ){
-    if( nbsp && i==b-2 ){
+    if( nbsp==4 && i==a0_at ){
+      unsigned char enc[4];
+      size_t k;
+      emit(x, enc, utf8_encode_scalar(a0_d, enc));
+      x->fixes++;
+      for(k=i; k<b; k+=utf8_decode_valid(x->s+k).length){
+        uint32_t u = utf8_decode_valid(x->s+k).codepoint;
+        if( u<0xA0 && x->cs==UTF8_MOJI_CP1252 && u!=0x81 && u!=0x8D && u!=0x8F
+         && u!=0x90 && u!=0x9D ) x->latin1 = 1;
+        x->explained++;
+      }
+      x->explained++;                   /* the space */
+      prev = a0_d;
+      i = b;
+      break;
+    }
+    if( nbsp && nbsp!=4 && i==b-2 ){
       /* rule 6: "Â " is an NBSP, "Ã " à */
       static const unsigned char nb[2] = { 0xC2, 0xA0 }, ag[2] = { 0xC3, 0xA0 };
       emit(x, nbsp==1 ? nb : ag, 2);
@@ -1990,6 +2113,7 @@ static size_t count_c1(const unsigned char *s, size_t n){
 static void count_rescued(pass_ctx *x, int rescue){
   x->rescue = rescue;
   x->leftover = x->confident = x->fixes = x->explained = x->potential = 0;
+  x->a0_chars = 0;
   x->missed = 0;
   x->latin1 = 0;
   do_pass(x);
@@ -2030,13 +2154,13 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     if( x.potential>0 && order[k]!=UTF8_MOJI_CP1252 && foreign_c1(order[k], s, n) ) continue;
     pot[k] = x.potential;
     if( strict_cs(x.cs) && x.confident>0
-     && (x.rescuable>0 || (x.leftover==0 && x.potential>x.explained)) ){
+     && (x.rescuable>0 || (x.leftover==x.a0_chars && x.potential>x.explained)) ){
       /* rule 9's rescue is part of what a strict reading explains (the
       ** writing pass does it): count again with it, when it may take a run
       ** or, in a value misread throughout, a doubtful candidate (rule 5:
       ** "Ä‚Ëť" is ý misread twice, Ëť a doubtful ˝) (a pass costs as much
       ** as reading the value) */
-      count_rescued(&x, x.leftover==0 ? 2 : 1);
+      count_rescued(&x, x.leftover==x.a0_chars ? 2 : 1);
     }
     if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.plain==x.runs && x.leftover==0
      && (x.glued>=2 || x.signs>=1 || x.sure>=1) ){
@@ -2090,7 +2214,7 @@ static int chain_of(const unsigned char *s, size_t n, unsigned char *out,
     if( depth==0 ) *first = (int)x.cs;
     /* 2: every non-ASCII character is in a candidate (cp1251 counts
     ** those its runs leave apart: missed) */
-    x.rescue = x.confident==0 ? 0 : x.leftover==0 && x.missed==0 ? 2 : 1;
+    x.rescue = x.confident==0 ? 0 : x.leftover+x.missed==x.a0_chars ? 2 : 1;
     x.fixes = 0;
     x.confident = 0;
     x.out = out;
