@@ -92,8 +92,12 @@
 **    Not a run that gives an archaic or rare letter (odd_1251()), nor
 **    letters of two scripts side by side; and a sign the rescue undoes
 **    does not make its word misread ("Ој—" is a Serbian word and a dash).
-**    A real word glued to misread text with no space or sign between is
-**    what the rule gives up.
+**    A run holding a character in no candidate ends the word (a real
+**    dash: "píšťala—ĹľluĹĄ"), and a candidate holding what parts words
+**    is not taken (parts_words(): MacRoman "–É" of "Zürich–Évian",
+**    "ȚARĂ" + NBSP). A real word glued to misread text by letters or
+**    digits alone, and a word only part of which is misread ("PÄŤ" and a
+**    misread "Ý" in one word give Pč), are what the rule gives up.
 ** 6. "Â" then a plain space is a non-breaking space (C2 A0 misread as
 **    "Â" + NBSP whose NBSP then became a space): fixed when that Â is a
 **    run of its own after an ASCII digit ("10Â km"; not "A/Â km"). So is
@@ -106,8 +110,9 @@
 **    is A0, in a value misread throughout (rule 5's second half): "Ð " +
 **    "ÑƒÑ" is Ру, "à¸ " + "à¸¹" Thai ภู, "Î " Π, "× " Hebrew נ; under
 **    cp1250 and cp1251 too ("Р " + "ѕСЃ" is Ро). Only a letter, glued on
-**    both sides (lost_a0()): "VIÐ og", "PÅ TUR", "Å i Lofoten", "5 × 3"
-**    are real, and "â€ " + A0 would be the sign †.
+**    both sides, and at a word's start only Р Π נ and characters of three
+**    or four bytes (lost_a0()): "VIÐ og", "PÅ TUR", "Å i Lofoten", "5 ×
+**    3", Russian "О" are real, and "â€ " + A0 would be the sign †.
 ** 7. Every fix shortens the text. Passes repeat (double encodings) while
 **    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
 **    confident on its own and reads the first pass's charset again
@@ -1550,11 +1555,11 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b);
 
 /*
 ** Rule 5b: the candidate c at s[i] (its run starts at s[a]) holds what may
-** part two words of real text: a dash or a degree sign; an NBSP, but for
-** the last character of a candidate that starts its word (Š is "Е" +
-** NBSP to cp1251: no word is "Е"; "ȚARĂ" + NBSP is a word and a space);
-** a quote or an ellipsis where the word ends ("CANCIÓ…", "Ó»"; not the
-** apostrophe of "Ä’rber", Latvian Ē misread).
+** part two words of real text: a dash, a degree sign, × ÷ ¬ ¸ ‰; an NBSP,
+** but for the last character of a candidate that starts its word (Š is
+** "Е" + NBSP to cp1251: no word is "Е"; "ȚARĂ" + NBSP is a word and a
+** space); quotes and guillemets; an apostrophe or an ellipsis where the
+** word ends ("CANCIÓ…"; not the apostrophe of "Ä’rber", Latvian Ē).
 */
 static int parts_words(const pass_ctx *x, size_t a, size_t i, const cand *c,
                        uint32_t before_run){
@@ -1564,9 +1569,11 @@ static int parts_words(const pass_ctx *x, size_t a, size_t i, const cand *c,
     utf8_unit u = utf8_decode_valid(x->s+k);
     int last = k+u.length==c->end;
     uint32_t ch = u.codepoint;
-    if( (ch>=0x2010 && ch<=0x2015) || ch==0xB0 ) return 1;
+    if( (ch>=0x2010 && ch<=0x2015) || ch==0xB0 || ch==0xD7 || ch==0xF7
+     || ch==0xAC || ch==0xB8 || ch==0x2030 ) return 1;
     if( (ch==0xA0 || ch==0x202F) && !(last && i==a && apart(before_run)) ) return 1;
-    if( (any_quote(ch) || ch==0x2026) && last && ends ) return 1;
+    if( any_quote(ch) && ch!=0x2019 && ch!=0x2018 ) return 1;
+    if( (ch==0x2019 || ch==0x2018 || ch==0x2026) && last && ends ) return 1;
     k += u.length;
   }
   return 0;
@@ -1594,6 +1601,7 @@ static int lost_a0(const pass_ctx *x, size_t a, size_t i, size_t b,
   int need, k = 0;
   int glued = i>a || before_run>=0x80;  /* to the misread text before */
   int start = !glued && apart(before_run);
+  uint32_t second = 0;
   utf8_unit v;
   if( x->cs==UTF8_MOJI_MACROMAN || b+1>=x->n || x->s[b]!=' ' ) return 0;
   if( !((x->s[b+1]>=0x80 && (glued || start))
@@ -1602,6 +1610,7 @@ static int lost_a0(const pass_ctx *x, size_t a, size_t i, size_t b,
     utf8_unit u = utf8_decode_valid(x->s+j);
     int bk = enc_byte(x->cs, u.codepoint);
     if( bk<0x80 ) return 0;
+    if( k==1 ) second = u.codepoint;
     buf[k++] = (unsigned char)bk;
     j += u.length;
   }
@@ -1614,11 +1623,16 @@ static int lost_a0(const pass_ctx *x, size_t a, size_t i, size_t b,
   if( v.codepoint<0x100 || (v.codepoint>=0x2000 && v.codepoint<=0x2BFF)
    || v.codepoint>=0x1F000 ) return 0;  /* a sign */
   /* at a word's start, where the lead may be a real word of one letter
-  ** ("Å" of Swedish, Russian "О", Ukrainian "лі"): only Р, Π and נ,
-  ** whose leads Ð Î × (cp1251's Р itself) are no word before a word
-  ** outside ASCII, and, but under cp1251, a character of three or four */
+  ** ("Å" of Swedish, Russian "О", Ukrainian "лі", "é…" of Portuguese)
+  ** or a sign ("2 × Ã©": × would give נ): only Р and Π, whose leads Ð
+  ** and Î (cp1251's Р itself) are no word, and, but under cp1251, a
+  ** character of three or four whose second is no mark that ends a word
+  ** (Thai "à¸ " + "à¸²" is ภา) */
   if( start && !(v.codepoint==0x420
-                 || (x->cs!=UTF8_MOJI_CP1251 && (v.codepoint==0x3A0 || v.codepoint==0x5E0 || need>2))) ) return 0;
+                 || (x->cs!=UTF8_MOJI_CP1251
+                     && (v.codepoint==0x3A0
+                         || (need>2 && !end_mark(second) && second!=0xB0
+                             && second!=0xB2 && second!=0xB3 && second!=0xB9)))) ) return 0;
   *d = v.codepoint;
   return 1;
 }
@@ -1827,8 +1841,8 @@ decided:
   x->run_whole = whole;
   if( !whole ) x->word_misread = 0;     /* a character of its own: a new word */
   else if( x->confident>conf0 || (fix==3 && ncand>sign) ){ x->word_misread = 1; x->word_fixed++; }
-  else if( fix<3 && !nbsp && ncand>0 && !odd && !mixed && !sep
-        && word_misread_at(x, b) ) fix = 4;
+  else if( x->rescue && fix<3 && !nbsp && ncand>0 && !odd && !mixed && !sep && !doubt
+        && !wild && word_misread_at(x, b) ) fix = 4;
   /* rule 6b: in a value misread throughout, the tail's lost A0; after
   ** other candidates of its run only when they are undone, none doubtful
   ** nor a sign ("KJÚŠÚ", Ukrainian "ВІС" and "Діді" are real) */
