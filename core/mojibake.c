@@ -107,12 +107,15 @@
 **    "irmÃ e"); as a word of its own where the NBSP shows in a value
 **    known misread ("Ã s" for às; agrave_at_end()).
 ** 6b. So is a space after the lead of any other character whose last byte
-**    is A0, in a value misread throughout (rule 5's second half): "Ð " +
-**    "ÑƒÑ" is Ру, "à¸ " + "à¸¹" Thai ภู, "Î " Π, "× " Hebrew נ; under
-**    cp1250 and cp1251 too ("Р " + "ѕСЃ" is Ро). Only a letter, glued on
-**    both sides, and at a word's start only Р Π נ and characters of three
-**    or four bytes (lost_a0()): "VIÐ og", "PÅ TUR", "Å i Lofoten", "5 ×
-**    3", Russian "О" are real, and "â€ " + A0 would be the sign †.
+**    is A0, in a value where nothing else is left out of the candidates
+**    (x->a0_allowed; the other rules still see these leads as left out):
+**    "Ð " + "ÑƒÑ" is Ру, "à¸ " + "à¸¹" Thai ภู, "×©× ×”" Hebrew שנה;
+**    under cp1250 and cp1251 too ("Р " + "ѕСЃ" is Ро). Only a letter,
+**    glued on both sides, of the script of the letter before it; at a
+**    word's start only Р, Π and characters of three or four bytes, before
+**    a word of their script and not a capital then a small letter
+**    (lost_a0()): "VIÐ og", "PÅ TUR", "Å i Lofoten", "2 × Ã©", Russian
+**    "О", a real "Р" before "Привет" stay, and "â€ " + A0 would be †.
 ** 7. Every fix shortens the text. Passes repeat (double encodings) while
 **    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
 **    confident on its own and reads the first pass's charset again
@@ -598,6 +601,7 @@ struct pass_ctx {
   int run_whole;            /* the last run was wholly made of candidates */
   size_t a0_chars;          /* characters of rule 6b's tails, counted in
                             ** leftover or missed */
+  int a0_allowed;           /* rule 6b may undo them: nothing else is left */
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
   size_t potential;         /* the characters of all candidates, sure or not */
@@ -1594,14 +1598,45 @@ static int parts_words(const pass_ctx *x, size_t a, size_t i, const cand *c,
 ** ("Â", "Ã" and cp1250's "Ă"), nor cp1251's "В" and "Г": "В " is the
 ** Russian preposition. The character into *d; 0 when there is none.
 */
-static int lost_a0(const pass_ctx *x, size_t a, size_t i, size_t b,
-                   uint32_t before_run, uint32_t *d){
+/* The character that the sequence of characters at s[p] gives read as
+** bytes of the charset (a lead, then its continuations), 0 if none; its
+** end into *end. */
+static uint32_t seq_at(const pass_ctx *x, size_t p, size_t *end){
   unsigned char buf[4];
-  size_t j = i;
+  int need, k;
+  utf8_unit v;
+  for(k=0; k<4 && p<x->n && x->s[p]>=0x80; k++){
+    utf8_unit u = utf8_decode_valid(x->s+p);
+    int bk = enc_byte(x->cs, u.codepoint);
+    if( bk<0x80 ) return 0;
+    buf[k] = (unsigned char)bk;
+    p += u.length;
+    need = buf[0]>=0xF0 ? 4 : buf[0]>=0xE0 ? 3 : buf[0]>=0xC2 ? 2 : 0;
+    if( need==0 ) return 0;
+    if( k+1==need ){
+      v = utf8_decode_unit(buf, (size_t)need);
+      if( v.reason!=UTF8_OK || v.length!=need ) return 0;
+      *end = p;
+      return v.codepoint;
+    }
+  }
+  return 0;
+}
+static int cyr_greek_upper(uint32_t c){
+  return (c>=0x410 && c<=0x42F) || (c>=0x391 && c<=0x3A9);
+}
+static int cyr_greek_lower(uint32_t c){
+  return (c>=0x430 && c<=0x44F) || (c>=0x3B1 && c<=0x3C9);
+}
+
+static int lost_a0(const pass_ctx *x, size_t a, size_t i, size_t b,
+                   uint32_t before_run, uint32_t last_d, uint32_t *d){
+  unsigned char buf[4];
+  size_t j = i, e1 = 0, e2 = 0;
   int need, k = 0;
   int glued = i>a || before_run>=0x80;  /* to the misread text before */
   int start = !glued && apart(before_run);
-  uint32_t second = 0;
+  uint32_t second = 0, n1, n2;
   utf8_unit v;
   if( x->cs==UTF8_MOJI_MACROMAN || b+1>=x->n || x->s[b]!=' ' ) return 0;
   if( !((x->s[b+1]>=0x80 && (glued || start))
@@ -1622,17 +1657,27 @@ static int lost_a0(const pass_ctx *x, size_t a, size_t i, size_t b,
   if( v.reason!=UTF8_OK || v.length!=need || !plausible(v.codepoint) ) return 0;
   if( v.codepoint<0x100 || (v.codepoint>=0x2000 && v.codepoint<=0x2BFF)
    || v.codepoint>=0x1F000 ) return 0;  /* a sign */
-  /* at a word's start, where the lead may be a real word of one letter
-  ** ("Å" of Swedish, Russian "О", Ukrainian "лі", "é…" of Portuguese)
-  ** or a sign ("2 × Ã©": × would give נ): only Р and Π, whose leads Ð
-  ** and Î (cp1251's Р itself) are no word, and, but under cp1251, a
-  ** character of three or four whose second is no mark that ends a word
-  ** (Thai "à¸ " + "à¸²" is ภา) */
-  if( start && !(v.codepoint==0x420
-                 || (x->cs!=UTF8_MOJI_CP1251
-                     && (v.codepoint==0x3A0
-                         || (need>2 && !end_mark(second) && second!=0xB0
-                             && second!=0xB2 && second!=0xB3 && second!=0xB9)))) ) return 0;
+  /* glued, of the script of the letter before it ("cafÃ©×" + " " is no
+  ** é then Hebrew נ) */
+  if( glued && script_of(v.codepoint)!=script_of(last_d) ) return 0;
+  if( start ){
+    /* at a word's start, where the lead may be a real word of one letter
+    ** ("Å" of Swedish, Russian "О", Ukrainian "лі", "é…" of Portuguese)
+    ** or a sign ("2 × Ã©": × would give נ): only Р and Π, whose leads Ð
+    ** and Î (cp1251's Р itself) are no word, and, but under cp1251, a
+    ** character of three or four whose second is no mark that ends a
+    ** word (Thai "à¸ " + "à¸²" is ภา); the word after the space of the
+    ** same script, and not a capital then a small letter (a real "Р"
+    ** before "Привет" would give "РПривет") */
+    if( !(v.codepoint==0x420
+          || (x->cs!=UTF8_MOJI_CP1251
+              && (v.codepoint==0x3A0
+                  || (need>2 && !end_mark(second) && second!=0xB0
+                      && second!=0xB2 && second!=0xB3 && second!=0xB9)))) ) return 0;
+    n1 = seq_at(x, b+1, &e1);
+    if( !n1 || script_of(n1)!=script_of(v.codepoint) ) return 0;
+    if( cyr_greek_upper(n1) && (n2 = seq_at(x, e1, &e2))!=0 && cyr_greek_lower(n2) ) return 0;
+  }
   *d = v.codepoint;
   return 1;
 }
@@ -1695,8 +1740,12 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
   int fix, nbsp, whole;
+  size_t tail;
   size_t a0_at = b;                     /* rule 6b's tail, b: none */
   uint32_t a0_d = 0;
+  uint32_t last_d = x->prev>=0x80 ? x->prev : 0;   /* the last undone */
+  size_t a0_n = 0;                      /* its characters */
+  int run_script = -1;                  /* of every candidate, -1: mixed */
   cand c;
   while( i<b ){
     if( candidate(x, i, b, prev, pending, &c) ){
@@ -1726,13 +1775,16 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( (c.d>=0x400 && c.d<=0x45F && c.second==0xA0)
        || (c.d==0xBB && !x->opened) ) nbsp2++;
       prev = c.last;
+      last_d = c.d;
+      run_script = ncand==1 || run_script==script_of(c.d) ? script_of(c.d) : -1;
       i = c.end;
-    }else if( a0_at==b && lost_a0(x, a, i, b, before_run, &a0_d) ){
+    }else if( a0_at==b && lost_a0(x, a, i, b, before_run, last_d, &a0_d) ){
       a0_at = i;                        /* counted as leftover unless fixed */
       while( i<b ){
         i += utf8_decode_valid(x->s+i).length;
         x->leftover++;
         x->a0_chars++;
+        a0_n++;
       }
     }else{
       utf8_unit u = utf8_decode_valid(x->s+i);
@@ -1743,6 +1795,12 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     }
   }
   whole = x->leftover==left0;
+  /* rule 6b's tail, where it may be undone, leaves a run whole for rules
+  ** 8 and 9 when its candidates give letters of the tail's script ("РђР—Р"
+  ** + " " of АЗР under cp1251); not Latin ones under cp1251: the Serbian
+  ** capitals "ДЈЕЉЕЊЕ" would give ģŊŌŠ */
+  tail = x->a0_allowed && a0_at<b && run_script==script_of(a0_d)
+      && !(x->cs==UTF8_MOJI_CP1251 && run_script==SCRIPT_LATIN) ? a0_n : 0;
   /* fix 3: every candidate of the run; 1: the weak ones (rescue); 4 (rule
   ** 5b): every candidate, the doubtful ones too */
   fix = strong>0 || weak>=2 ? 3 : 0;
@@ -1756,7 +1814,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
              && apart_letter(x, a, b, before_run, &c);
     if( alone ) glued = 1;
     /* rule 8: every character of the run in a candidate, two at least */
-    fix = ncand>=odd+2 && x->leftover==left0 && !mixed ? 3 : 0;
+    fix = ncand>=odd+2 && x->leftover-tail==left0 && !mixed ? 3 : 0;
     if( fix ) x->confident++;
     /* for Latin text misread whole (best_pass()): the runs, those glued
     ** inside or after a word that give a Latin letter or a sign, the
@@ -1799,7 +1857,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     /* rule 9: the tell-tales as rule 5 has it, the others only in a run
     ** made wholly of candidates; then the rescue, narrower than rule 5's
     ** ("√π" and "A–Ü" stay beside a misread "Caf√©") */
-    int whole = x->leftover==left0;
+    int whole = x->leftover-tail==left0;
     int lone = whole && lone_east_asian(x, a, b, before_run, ncand, &c);
     if( wild ) fix = whole && ncand>=(greek ? 3 : 2) ? 3 : 0;
     if( fix ) x->confident++;
@@ -1846,8 +1904,8 @@ decided:
   /* rule 6b: in a value misread throughout, the tail's lost A0; after
   ** other candidates of its run only when they are undone, none doubtful
   ** nor a sign ("KJÚŠÚ", Ukrainian "ВІС" and "Діді" are real) */
-  if( !nbsp && a0_at<b && x->rescue==2
-   && (a0_at==a || (fix==3 && !doubt && !sign)) ) nbsp = 4;
+  if( !nbsp && a0_at<b && x->a0_allowed
+   && (a0_at==a || (fix>=3 && !doubt && !sign)) ) nbsp = 4;
   if( nbsp==1 || nbsp==2 || nbsp==4 ) end = b + 1;
   if( !fix && !nbsp ){
     emit(x, x->s+a, b-a);
@@ -2168,13 +2226,13 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     if( x.potential>0 && order[k]!=UTF8_MOJI_CP1252 && foreign_c1(order[k], s, n) ) continue;
     pot[k] = x.potential;
     if( strict_cs(x.cs) && x.confident>0
-     && (x.rescuable>0 || (x.leftover==x.a0_chars && x.potential>x.explained)) ){
+     && (x.rescuable>0 || (x.leftover==0 && x.potential>x.explained)) ){
       /* rule 9's rescue is part of what a strict reading explains (the
       ** writing pass does it): count again with it, when it may take a run
       ** or, in a value misread throughout, a doubtful candidate (rule 5:
       ** "Ä‚Ëť" is ý misread twice, Ëť a doubtful ˝) (a pass costs as much
       ** as reading the value) */
-      count_rescued(&x, x.leftover==x.a0_chars ? 2 : 1);
+      count_rescued(&x, x.leftover==0 ? 2 : 1);
     }
     if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.plain==x.runs && x.leftover==0
      && (x.glued>=2 || x.signs>=1 || x.sure>=1) ){
@@ -2228,7 +2286,11 @@ static int chain_of(const unsigned char *s, size_t n, unsigned char *out,
     if( depth==0 ) *first = (int)x.cs;
     /* 2: every non-ASCII character is in a candidate (cp1251 counts
     ** those its runs leave apart: missed) */
-    x.rescue = x.confident==0 ? 0 : x.leftover+x.missed==x.a0_chars ? 2 : 1;
+    x.rescue = x.confident==0 ? 0 : x.leftover==0 && x.missed==0 ? 2 : 1;
+    /* rule 6b's tails, when they are all that is left out; the value is
+    ** not known misread throughout for the rest (a real "spatulé" + NBSP
+    ** + "»" beside it keeps its doubtful candidate) */
+    x.a0_allowed = x.confident>0 && x.leftover+x.missed==x.a0_chars;
     x.fixes = 0;
     x.confident = 0;
     x.out = out;
