@@ -81,23 +81,25 @@
 **    candidates of other runs are fixed too, and when every non-ASCII
 **    character of the value is in a candidate (all misread, no real
 **    accented text beside), the level-0 ones and rule 6 too.
-** 5b. A word (ASCII letters and digits and characters of the charset, up
-**    to a space, an ASCII sign or a character the charset lacks) that
-**    holds a run fixed on its own evidence, or fixed whole by a rescue
-**    giving a letter, is misread throughout, in every charset: its other
-**    runs made wholly of candidates are fixed too, whatever their level
-**    or rule 8's and 9's narrower rescues say ("ЕЅELEZNГќ" for ŽELEZNÝ:
-**    "ЕЅ" alone looks like Cyrillic letters; MacRoman "≈±" after a
-**    letter, "édesgyöker≈±-páfrány"; cp1250 "Ä’" starting "Ä’rberÄŁe").
-**    Not a run that gives an archaic or rare letter (odd_1251()), nor
-**    letters of two scripts side by side; and a sign the rescue undoes
-**    does not make its word misread ("Ој—" is a Serbian word and a dash).
-**    A run holding a character in no candidate ends the word (a real
-**    dash: "píšťala—ĹľluĹĄ"), and a candidate holding what parts words
-**    is not taken (parts_words(): MacRoman "–É" of "Zürich–Évian",
-**    "ȚARĂ" + NBSP). A real word glued to misread text by letters or
-**    digits alone, and a word only part of which is misread ("PÄŤ" and a
-**    misread "Ý" in one word give Pč), are what the rule gives up.
+** 5b. In the writing pass of a value known misread, a word (ASCII letters
+**    and digits and characters of the charset, up to a space, an ASCII
+**    sign or a character the charset lacks) that holds a run fixed on
+**    its own evidence, or fixed whole by a rescue giving a letter, is
+**    misread throughout, in every charset: its other runs made wholly of
+**    candidates are fixed too, whatever rule 8's and 9's narrower rescues
+**    say ("ЕЅELEZNГќ" for ŽELEZNÝ: "ЕЅ" alone looks like Cyrillic
+**    letters; MacRoman "·∏•" of ḥ beside a misread ā; cp1250 "Ä’"
+**    starting "Ä’rberÄŁe"). Not a doubtful or a wild candidate, not a run
+**    that gives an archaic or rare letter (odd_1251()) nor letters of two
+**    scripts side by side; a sign the rescue undoes does not make its
+**    word misread ("Ој—" is a Serbian word and a dash). A run holding a
+**    character in no candidate ends the word (a real dash:
+**    "píšťala—ĹľluĹĄ"), and a candidate holding what parts words is not
+**    taken (parts_words(): MacRoman "–É" of "Zürich–Évian", "ȚARĂ" +
+**    NBSP, Russian "О" + NBSP). A real word glued to misread text by
+**    letters or digits alone, and a word only part of which is misread
+**    ("PÄŤ" and a misread "Ý" in one word give Pč), are what the rule
+**    gives up.
 ** 6. "Â" then a plain space is a non-breaking space (C2 A0 misread as
 **    "Â" + NBSP whose NBSP then became a space): fixed when that Â is a
 **    run of its own after an ASCII digit ("10Â km"; not "A/Â km"). So is
@@ -1365,7 +1367,8 @@ static int odd_1251(uint32_t d, int before){
 static int lone_east_asian(const pass_ctx *x, size_t a, size_t b, uint32_t before_run,
                            size_t ncand, const cand *c){
   if( ncand!=1 || c->nchars!=3 || script_of(c->d)!=SCRIPT_EAST_ASIAN ) return 0;
-  if( nbsp_among(x, a, b) || !apart(before_run) || !(b>=x->n || apart(x->s[b])) ) return 0;
+  if( nbsp_among(x, a, b) || !(b>=x->n || apart(x->s[b]))
+   || !(apart(before_run) || script_of(before_run)==SCRIPT_EAST_ASIAN) ) return 0;
   if( (is_closing(c->second) || any_quote(c->second))
    && (is_closing(c->last) || any_quote(c->last)) ) return 0;
   if( x->cs==UTF8_MOJI_CP1251 ){
@@ -1560,10 +1563,13 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b);
 /*
 ** Rule 5b: the candidate c at s[i] (its run starts at s[a]) holds what may
 ** part two words of real text: a dash, a degree sign, × ÷ ¬ ¸ ‰; an NBSP,
-** but for the last character of a candidate that starts its word (Š is
-** "Е" + NBSP to cp1251: no word is "Е"; "ȚARĂ" + NBSP is a word and a
-** space); quotes and guillemets; an apostrophe or an ellipsis where the
-** word ends ("CANCIÓ…"; not the apostrophe of "Ä’rber", Latvian Ē).
+** but for the last character of a candidate that starts its word and
+** gives a Latin letter (Š is "Е" + NBSP to cp1251: no word is "Е";
+** "ȚARĂ" + NBSP is a word and a space, and Russian sets an NBSP after
+** "О", which would give Π; nor à, a word of its own: "Г" + NBSP); quotes
+** and guillemets; an apostrophe or an
+** ellipsis where the word ends ("CANCIÓ…"; not the apostrophe of
+** "Ä’rber", Latvian Ē).
 */
 static int parts_words(const pass_ctx *x, size_t a, size_t i, const cand *c,
                        uint32_t before_run){
@@ -1575,7 +1581,9 @@ static int parts_words(const pass_ctx *x, size_t a, size_t i, const cand *c,
     uint32_t ch = u.codepoint;
     if( (ch>=0x2010 && ch<=0x2015) || ch==0xB0 || ch==0xD7 || ch==0xF7
      || ch==0xAC || ch==0xB8 || ch==0x2030 ) return 1;
-    if( (ch==0xA0 || ch==0x202F) && !(last && i==a && apart(before_run)) ) return 1;
+    if( (ch==0xA0 || ch==0x202F)
+     && !(last && i==a && apart(before_run) && script_of(c->d)==SCRIPT_LATIN
+          && c->d!=0xE0) ) return 1;
     if( any_quote(ch) && ch!=0x2019 && ch!=0x2018 ) return 1;
     if( (ch==0x2019 || ch==0x2018 || ch==0x2026) && last && ends ) return 1;
     k += u.length;
