@@ -118,6 +118,8 @@
 **    a word of their script and not a capital then a small letter
 **    (lost_a0()): "VIÐ og", "PÅ TUR", "Å i Lofoten", "2 × Ã©", Russian
 **    "О", a real "Р" before "Привет" stay, and "â€ " + A0 would be †.
+**    The run glued after such a character, wholly of candidates of its
+**    script, is undone with it (Hebrew "× " + "×•" of נו under cp1250).
 ** 7. Every fix shortens the text. Passes repeat (double encodings) while
 **    one fixes something, at most UTF8_MOJI_MAX_DEPTH; each pass must be
 **    confident on its own and reads the first pass's charset again
@@ -599,6 +601,7 @@ struct pass_ctx {
   size_t ahead_last;        /* read, the end of its last run fixed whole
                             ** (0: none) */
   int looking_ahead;        /* this is a copy reading ahead (rule 5b): no more */
+  int after_a0;             /* the last run ended in rule 6b's character */
   size_t word_fixed;        /* runs fixed whole that make their word misread */
   int run_whole;            /* the last run was wholly made of candidates */
   size_t a0_chars;          /* characters of rule 6b's tails, counted in
@@ -1753,8 +1756,10 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   uint32_t a0_d = 0;
   uint32_t last_d = x->prev>=0x80 ? x->prev : 0;   /* the last undone */
   size_t a0_n = 0;                      /* its characters */
+  int after_a0 = x->after_a0;           /* glued after a 6b character */
   int run_script = -1;                  /* of every candidate, -1: mixed */
   cand c;
+  x->after_a0 = 0;
   while( i<b ){
     if( candidate(x, i, b, prev, pending, &c) ){
       ncand++;
@@ -1904,6 +1909,11 @@ decided:
   ** may be what comes before it), and a candidate with a separator
   ** inside is none of this rule's ("–É" would be Ѓ to MacRoman, "Ă" +
   ** NBSP à to cp1250: "ȚARĂ" + NBSP + a misread word is real). */
+  /* rule 6b's character and the run glued after it are one word: a run
+  ** wholly of candidates of its script goes with it (Hebrew "× " + "×•"
+  ** of נו, whose ו alone is no run rule 9 takes) */
+  if( !fix && !nbsp && after_a0 && whole && ncand>0 && !odd && !mixed
+   && run_script==script_of(before_run) ) fix = 3;
   x->run_whole = whole;
   if( !whole ) x->word_misread = 0;     /* a character of its own: a new word */
   else if( x->confident>conf0 || (fix==3 && ncand>sign) ){ x->word_misread = 1; x->word_fixed++; }
@@ -1911,9 +1921,10 @@ decided:
         && !wild && word_misread_at(x, b) ) fix = 4;
   /* rule 6b: in a value misread throughout, the tail's lost A0; after
   ** other candidates of its run only when they are undone, none doubtful
-  ** nor a sign ("KJÚŠÚ", Ukrainian "ВІС" and "Діді" are real) */
+  ** (cp1251 has no levels: "Р’" is В) nor a sign ("KJÚŠÚ", Ukrainian
+  ** "ВІС" and "Діді" are real) */
   if( !nbsp && a0_at<b && x->a0_allowed
-   && (a0_at==a || (fix>=3 && !doubt && !sign)) ) nbsp = 4;
+   && (a0_at==a || (fix>=3 && (!doubt || x->cs==UTF8_MOJI_CP1251) && !sign)) ) nbsp = 4;
   if( nbsp==1 || nbsp==2 || nbsp==4 ) end = b + 1;
   if( !fix && !nbsp ){
     emit(x, x->s+a, b-a);
@@ -1937,6 +1948,7 @@ decided:
         x->explained++;
       }
       x->explained++;                   /* the space */
+      x->after_a0 = 1;
       prev = a0_d;
       i = b;
       break;
@@ -2133,6 +2145,7 @@ static void do_pass(pass_ctx *x){
   x->prev = 0;
   x->word_sure = 0;
   x->word_misread = 0;
+  x->after_a0 = 0;
   x->ahead_end = x->ahead_last = 0;
   /* once per pass, before anything is written (out may be s) */
   /* a misread opening guillemet: cp1252 "Â«" or "Â‹" (then "Â»" after a
@@ -2159,6 +2172,7 @@ static void do_pass(pass_ctx *x){
       }
       emit(x, x->s+p, q-p);
       x->prev = x->s[q-1];
+      x->after_a0 = 0;
       p = q;
       continue;
     }
@@ -2166,6 +2180,7 @@ static void do_pass(pass_ctx *x){
     if( q==p ){
       utf8_unit u = utf8_decode_valid(x->s+p);
       x->word_sure = x->word_misread = 0;
+      x->after_a0 = 0;
       x->leftover++;
       emit(x, x->s+p, u.length);
       x->prev = u.codepoint;
