@@ -975,6 +975,16 @@ static int nfd_mark(const struct pass_ctx *x, uint32_t d, size_t i, uint32_t pre
 ** before s[i]; pending how many continuation bytes the characters
 ** written before it still want (see track()). Returns 1 with *c filled, 0
 ** when there is no candidate. */
+/* A C1 control that only Latin-1 has: cp1252 (WHATWG's) passes 81 8D 8F
+** 90 9D through as their own bytes, and names the others otherwise. */
+static int latin1_c1(uint32_t u){
+  return u>=0x80 && u<0xA0 && u!=0x81 && u!=0x8D && u!=0x8F && u!=0x90 && u!=0x9D;
+}
+/* The length of the UTF-8 sequence lead byte b0 starts (C2 up), 0 if none. */
+static int lead_len(int b0){
+  return b0>=0xF0 && b0<=0xF4 ? 4 : b0>=0xE0 && b0<=0xEF ? 3 : b0>=0xC2 && b0<=0xDF ? 2 : 0;
+}
+
 static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
                      int pending, cand *c){
   unsigned char buf[4];
@@ -984,10 +994,8 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   size_t j = i + u.length;
   int c1 = 0;
   utf8_unit v;
-  if( b0>=0xC2 && b0<=0xDF ) need = 1;
-  else if( b0>=0xE0 && b0<=0xEF ) need = 2;
-  else if( b0>=0xF0 && b0<=0xF4 ) need = 3;
-  else return 0;
+  need = lead_len(b0) - 1;                  /* continuation bytes */
+  if( need<1 ) return 0;
   buf[0] = (unsigned char)b0;
   for(k=1; k<=need; k++){
     int bk;
@@ -995,8 +1003,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     u = utf8_decode_valid(x->s+j);
     bk = enc_byte(x->cs, u.codepoint);
     if( bk<0x80 || bk>0xBF ) return 0;
-    if( u.codepoint<0xA0 && u.codepoint!=0x81 && u.codepoint!=0x8D
-     && u.codepoint!=0x8F && u.codepoint!=0x90 && u.codepoint!=0x9D ) c1 = 1;
+    if( latin1_c1(u.codepoint) ) c1 = 1;
     buf[k] = (unsigned char)bk;
     if( k==1 ) second = u.codepoint;
     last = u.codepoint;
@@ -1129,9 +1136,7 @@ static void emit(pass_ctx *x, const unsigned char *z, size_t len){
 ** so far wants, read as bytes of the charset (the next pass's view). */
 static int track(const pass_ctx *x, int pending, uint32_t d){
   int b = enc_byte(x->cs, d);
-  if( b>=0xC2 && b<=0xDF ) return 1;
-  if( b>=0xE0 && b<=0xEF ) return 2;
-  if( b>=0xF0 && b<=0xF4 ) return 3;
+  if( lead_len(b) ) return lead_len(b) - 1;
   if( b>=0x80 && b<=0xBF && pending>0 ) return pending-1;
   return 0;
 }
@@ -1560,7 +1565,6 @@ static int sure_letter(const pass_ctx *x, size_t a, size_t b, const cand *c,
   return 1;
 }
 
-/* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b);
 
 /*
@@ -1570,9 +1574,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b);
 ** gives a Latin letter (Š is "Е" + NBSP to cp1251: no word is "Е";
 ** "ȚARĂ" + NBSP is a word and a space, and Russian sets an NBSP after
 ** "О", which would give Π; nor à, a word of its own: "Г" + NBSP); quotes
-** and guillemets; an apostrophe or an
-** ellipsis where the word ends ("CANCIÓ…"; not the apostrophe of
-** "Ä’rber", Latvian Ē).
+** and guillemets; an apostrophe or an ellipsis where the word ends
+** ("CANCIÓ…"; not the apostrophe of "Ä’rber", Latvian Ē).
 */
 static int parts_words(const pass_ctx *x, size_t a, size_t i, const cand *c,
                        uint32_t before_run){
@@ -1594,21 +1597,6 @@ static int parts_words(const pass_ctx *x, size_t a, size_t i, const cand *c,
   return 0;
 }
 
-/*
-** Rule 6b: the run s[a..b) ends at s[i] with the lead of a character whose
-** last byte, A0, became a plain space ("Ð" + " " of Р, "à¸" + " " of
-** Thai ภ, "naÅ e" of naše: the NBSP the misreading made of A0 was
-** changed to a space, as rule 6's "Â " is). The characters from i to b
-** read as bytes, then A0, must be one plausible letter (not a sign: "The
-** bytes â€ start" is about mojibake), glued on both sides: to misread
-** text before it (its run, or the run before) and to a letter after the
-** space; or, at a word's start, to a character outside ASCII after the
-** space ("Ð ÑƒÑ" of Ру). A real word ending so ("VIÐ og", "PÅ TUR",
-** "PERÚ" before misread text, Polish "Oręż p": ę ż + A0 would give 꿠),
-** a word of its own ("Å i Lofoten") and "5 × 3" (× would give נ) stay. Not MacRoman (A0 is † there), nor the leads rule 6 has
-** ("Â", "Ã" and cp1250's "Ă"), nor cp1251's "В" and "Г": "В " is the
-** Russian preposition. The character into *d; 0 when there is none.
-*/
 /* The character that the sequence of characters at s[p] gives read as
 ** bytes of the charset (a lead, then its continuations), 0 if none; its
 ** end into *end. */
@@ -1622,7 +1610,7 @@ static uint32_t seq_at(const pass_ctx *x, size_t p, size_t *end){
     if( bk<0x80 ) return 0;
     buf[k] = (unsigned char)bk;
     p += u.length;
-    need = buf[0]>=0xF0 ? 4 : buf[0]>=0xE0 ? 3 : buf[0]>=0xC2 ? 2 : 0;
+    need = lead_len(buf[0]);
     if( need==0 ) return 0;
     if( k+1==need ){
       v = utf8_decode_unit(buf, (size_t)need);
@@ -1640,6 +1628,21 @@ static int cyr_greek_lower(uint32_t c){
   return (c>=0x430 && c<=0x44F) || (c>=0x3B1 && c<=0x3C9);
 }
 
+/*
+** Rule 6b: the run s[a..b) ends at s[i] with the lead of a character whose
+** last byte, A0, became a plain space ("Ð" + " " of Р, "à¸" + " " of
+** Thai ภ: the NBSP the misreading made of A0 was changed to a space, as
+** rule 6's "Â " is). The characters from i to b read as bytes, then A0,
+** must be one plausible letter (not a sign: "The bytes â€ start" is about
+** mojibake). Glued to the misread text before it (its run, or the
+** character the last run ended in; last_d), of that letter's script, with
+** a letter or a character outside ASCII after the space: "VIÐ og", "PÅ
+** TUR", "PERÚ" before misread text and Polish "Oręż p" (ę ż + A0 would
+** give 꿠) are no such glue. Or at a word's start (below). Not MacRoman
+** (A0 is † there), nor a two-byte lead below C4: rule 6 has "Â" and "Ã"
+** (and cp1250's "Ă"), and cp1251's "В " is the Russian preposition. The
+** character into *d; 0 when there is none.
+*/
 static int lost_a0(const pass_ctx *x, size_t a, size_t i, size_t b,
                    uint32_t before_run, uint32_t last_d, uint32_t *d){
   unsigned char buf[4];
@@ -1661,7 +1664,7 @@ static int lost_a0(const pass_ctx *x, size_t a, size_t i, size_t b,
     j += u.length;
   }
   if( j!=b || k>3 ) return 0;
-  need = buf[0]>=0xF0 ? 4 : buf[0]>=0xE0 ? 3 : buf[0]>=0xC4 ? 2 : 0;
+  need = buf[0]>=0xC4 ? lead_len(buf[0]) : 0;
   if( need!=k+1 ) return 0;
   buf[k] = 0xA0;
   v = utf8_decode_unit(buf, (size_t)need);
@@ -1743,6 +1746,7 @@ static int word_misread_at(pass_ctx *x, size_t b){
   return last>b;
 }
 
+/* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
   size_t cyr = 0, sign = 0, nbsp2 = 0, odd = 0, doubt = 0, sep = 0;
@@ -1770,7 +1774,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
       if( c.level==0 ) doubt++;
-      if( parts_words(x, a, i, &c, before_run) ) sep++;
+      if( x->rescue && parts_words(x, a, i, &c, before_run) ) sep++;   /* 5b only */
       /* the letters of cp1251's languages, not the archaic ones after
       ** them: Ukrainian "Сі" (the note B) would give ѳ, "СЁ" Ѩ */
       if( c.d>=0x400 && c.d<=0x45F ) cyr++;
@@ -1814,8 +1818,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   ** capitals "ДЈЕЉЕЊЕ" would give ģŊŌŠ */
   tail = x->a0_allowed && a0_at<b && run_script==script_of(a0_d)
       && !(x->cs==UTF8_MOJI_CP1251 && run_script==SCRIPT_LATIN) ? a0_n : 0;
-  /* fix 3: every candidate of the run; 1: the weak ones (rescue); 4 (rule
-  ** 5b): every candidate, the doubtful ones too */
+  /* fix 3: every candidate of the run; 1: the weak ones (rescue) */
   fix = strong>0 || weak>=2 ? 3 : 0;
   if( x->cs==UTF8_MOJI_CP1251 ){
     /* a run glued to a Latin word ("MГјller"): in the rescue it may give
@@ -1870,20 +1873,20 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     /* rule 9: the tell-tales as rule 5 has it, the others only in a run
     ** made wholly of candidates; then the rescue, narrower than rule 5's
     ** ("√π" and "A–Ü" stay beside a misread "Caf√©") */
-    int whole = x->leftover-tail==left0;
-    int lone = whole && lone_east_asian(x, a, b, before_run, ncand, &c);
-    if( wild ) fix = whole && ncand>=(greek ? 3 : 2) ? 3 : 0;
+    int whole9 = x->leftover-tail==left0;      /* 6b's tail aside */
+    int lone = whole9 && lone_east_asian(x, a, b, before_run, ncand, &c);
+    if( wild ) fix = whole9 && ncand>=(greek ? 3 : 2) ? 3 : 0;
     if( fix ) x->confident++;
     if( fix && cyr ) x->cyrillic++;
-    if( !fix && ((wild && whole && ncand<=2) || lone) ) x->rescuable++;
+    if( !fix && ((wild && whole9 && ncand<=2) || lone) ) x->rescuable++;
     /* Greek of two letters ("Î¶ÎĽ", "Œ∂Œº" for ζμ) once the value is known
     ** misread: no real text has two such pairs in a row, but a word of
     ** one ("ĎŠ", "Œ±") is real */
-    if( !fix && x->rescue && greek && whole && ncand>=2 ) fix = 3;
+    if( !fix && x->rescue && greek && whole9 && ncand>=2 ) fix = 3;
     /* a word of one letter ("–∏" for и) once a Cyrillic run of the value
     ** was fixed: not beside a misread "Caf√©" alone, where "–π" and "(–∞,
     ** 0]" are mathematics (–π would give й, –∞ а) */
-    if( !fix && x->rescue && wild==1 && !greek && whole && ncand==1 && cyr==1
+    if( !fix && x->rescue && wild==1 && !greek && whole9 && ncand==1 && cyr==1
      && x->cyrillic>0 && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
     /* one CJK character standing alone ("çš™" for 皙) */
     if( !fix && x->rescue && lone ) fix = 3;
@@ -1899,6 +1902,11 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   if( !nbsp ) nbsp = agrave_at_end(x, a, b, before_run);
 decided:
   if( fix==3 && strong>0 && strict_cs(x->cs) ) x->word_sure = 1;
+  /* rule 6b's character and the run glued after it are one word: a run
+  ** wholly of candidates of its script goes with it (Hebrew "× " + "×•"
+  ** of נו, whose ו alone is no run rule 9 takes) */
+  if( !fix && !nbsp && after_a0 && whole && ncand>0 && !odd && !mixed
+   && run_script==script_of(before_run) ) fix = 3;
   /* rule 5b: a word that holds a run fixed on its own evidence, or fixed
   ** whole by the rescue giving a letter, is misread, and so are its other
   ** runs wholly made of candidates ("ГЃMДЊYЕЅEГ‰Г‰Гљ" for ÁMČYŽEÉÉÚ: ГЃ ДЊ
@@ -1909,22 +1917,17 @@ decided:
   ** may be what comes before it), and a candidate with a separator
   ** inside is none of this rule's ("–É" would be Ѓ to MacRoman, "Ă" +
   ** NBSP à to cp1250: "ȚARĂ" + NBSP + a misread word is real). */
-  /* rule 6b's character and the run glued after it are one word: a run
-  ** wholly of candidates of its script goes with it (Hebrew "× " + "×•"
-  ** of נו, whose ו alone is no run rule 9 takes) */
-  if( !fix && !nbsp && after_a0 && whole && ncand>0 && !odd && !mixed
-   && run_script==script_of(before_run) ) fix = 3;
   x->run_whole = whole;
   if( !whole ) x->word_misread = 0;     /* a character of its own: a new word */
   else if( x->confident>conf0 || (fix==3 && ncand>sign) ){ x->word_misread = 1; x->word_fixed++; }
   else if( x->rescue && fix<3 && !nbsp && ncand>0 && !odd && !mixed && !sep && !doubt
-        && !wild && word_misread_at(x, b) ) fix = 4;
+        && !wild && word_misread_at(x, b) ) fix = 3;
   /* rule 6b: in a value misread throughout, the tail's lost A0; after
   ** other candidates of its run only when they are undone, none doubtful
   ** (cp1251 has no levels: "Р’" is В) nor a sign ("KJÚŠÚ", Ukrainian
   ** "ВІС" and "Діді" are real) */
   if( !nbsp && a0_at<b && x->a0_allowed
-   && (a0_at==a || (fix>=3 && (!doubt || x->cs==UTF8_MOJI_CP1251) && !sign)) ) nbsp = 4;
+   && (a0_at==a || (fix==3 && (!doubt || x->cs==UTF8_MOJI_CP1251) && !sign)) ) nbsp = 4;
   if( nbsp==1 || nbsp==2 || nbsp==4 ) end = b + 1;
   if( !fix && !nbsp ){
     emit(x, x->s+a, b-a);
@@ -1943,8 +1946,7 @@ decided:
       x->fixes++;
       for(k=i; k<b; k+=utf8_decode_valid(x->s+k).length){
         uint32_t u = utf8_decode_valid(x->s+k).codepoint;
-        if( u<0xA0 && x->cs==UTF8_MOJI_CP1252 && u!=0x81 && u!=0x8D && u!=0x8F
-         && u!=0x90 && u!=0x9D ) x->latin1 = 1;
+        if( latin1_c1(u) && x->cs==UTF8_MOJI_CP1252 ) x->latin1 = 1;
         x->explained++;
       }
       x->explained++;                   /* the space */
@@ -1970,9 +1972,9 @@ decided:
     ** their run they are a real letter and its quotes as often ("též“"
     ** beside "tÃ©Å¾â€œ" would give 鞓) */
     if( fix && candidate(x, i, b, prev, pending, &c)
-     && (fix==4 || (fix==3 ? c.level!=0 || x->cs==UTF8_MOJI_CP1251
-                               || (c.word_end ? ncand>=2 : x->rescue==2)
-                             : c.level>=1)) ){
+     && (fix==3 ? c.level!=0 || x->cs==UTF8_MOJI_CP1251
+                  || (c.word_end ? ncand>=2 : x->rescue==2)
+                : c.level>=1) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
       prev = c.last;
