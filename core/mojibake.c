@@ -61,8 +61,10 @@
 **        « ‹) and second one too, or š ž ("ví…“", "též“", "Café‘“",
 **        "Olé‹«"), which alone in their run stay even when every other
 **        character is misread; "Å²" "Å³" after no letter (ångström), "Ø"
-**        or "×" then ¼ ½ ¾ (sizes), or × after a digit ("5×£35"), or a
-**        capital, Ã (Ă) and ® ° • where the word ends ("CAMPANHÃ®"), or
+**        or "×" then ¼ ½ ¾ (sizes), or × after a digit ("5×£35"), a
+**        lead other than Â Ã then an NBSP before a digit ("Ø" + NBSP +
+**        "100", "5 × 5 m" set with NBSPs: no misread letter ending in
+**        A0 stands there), or a capital, Ã (Ă) and ® ° • where the word ends ("CAMPANHÃ®"), or
 **        "Ã’s" (a letter's plural), which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
 **        closing “ ‘ « of German and Czech quotes (‹ where a real ›
@@ -1065,9 +1067,13 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->word_end = 1;
   }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !letter(prev))
          || ((b0==0xD7 || b0==0xD8) && second>=0xBC && second<=0xBE)
-         || (b0==0xD7 && prev>='0' && prev<='9') ){
+         || (b0==0xD7 && prev>='0' && prev<='9')
+         || (b0>=0xC4 && last==0xA0 && j<x->n && x->s[j]>='0' && x->s[j]<='9') ){
     /* "12 Å²" (Å, not Lithuanian "viÅ³" for vių), "Ø½"" and "3×½";
-    ** × after a digit multiplies ("5×£35" would give Hebrew ף) */
+    ** × after a digit multiplies ("5×£35" would give Hebrew ף); a
+    ** sign or a capital set before a number with an NBSP ("5 × 5 m",
+    ** "Ø 100": no misread letter ends in A0 before a digit; Â and Ã
+    ** then NBSP are the NBSP and à, "Â 100" is misread) */
     c->level = 0;
     c->word_end = 1;
   }else if( b0==0xC3 && second==0x2019 && !letter(prev) && j<x->n && x->s[j]=='s'
