@@ -62,9 +62,11 @@
 **        "Olé‹«"), which alone in their run stay even when every other
 **        character is misread; "Å²" "Å³" after no letter (ångström), "Ø"
 **        or "×" then ¼ ½ ¾ (sizes), or × after a digit ("5×£35"), a
-**        lead other than Â Ã then an NBSP before a digit ("Ø" + NBSP +
-**        "100", "5 × 5 m" set with NBSPs: no misread letter ending in
-**        A0 stands there), or a capital, Ã (Ă) and ® ° • where the word ends ("CAMPANHÃ®"), or
+**        lead other than Â Ã then an NBSP before a digit, or giving a
+**        letter of another script than Latin before an ASCII letter or
+**        what starts no misread character ("Ø" + NBSP + "100", "5 × 5
+**        m", "Hammarby × Djurgården" set with NBSPs: no misread letter
+**        ending in A0 stands there), or a capital, Ã (Ă) and ® ° • where the word ends ("CAMPANHÃ®"), or
 **        "Ã’s" (a letter's plural), which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
 **        closing “ ‘ « of German and Czech quotes (‹ where a real ›
@@ -987,6 +989,24 @@ static int lead_len(int b0){
   return b0>=0xF0 && b0<=0xF4 ? 4 : b0>=0xE0 && b0<=0xEF ? 3 : b0>=0xC2 && b0<=0xDF ? 2 : 0;
 }
 
+/* What follows a lead and an NBSP (a character d whose last byte is A0)
+** at s[j] when they are a real sign or capital and a space, not d: a
+** digit ("5 × 5 m", "Ø 100" set with NBSPs: no misread letter stands
+** there), or, when d is of a script other than Latin (Hebrew נ, Arabic
+** ؠ, Cyrillic Р, Greek Π), an ASCII letter or a character that starts
+** no misread one ("Hammarby × Djurgården", "3 × ½"): misread, the
+** letter after d is misread too, and its first character is a lead.
+** Not Â and Ã, whose NBSP and à stand anywhere ("Â 100"). */
+static int nbsp_pair_apart(const pass_ctx *x, uint32_t d, size_t j){
+  utf8_unit u;
+  if( j>=x->n ) return 0;
+  if( x->s[j]>='0' && x->s[j]<='9' ) return 1;
+  if( d<0x370 ) return 0;
+  if( x->s[j]<0x80 ) return is_ascii_alpha(x->s[j]);
+  u = utf8_decode_valid(x->s+j);
+  return lead_len(enc_byte(x->cs, u.codepoint))==0;
+}
+
 static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
                      int pending, cand *c){
   unsigned char buf[4];
@@ -1068,12 +1088,12 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !letter(prev))
          || ((b0==0xD7 || b0==0xD8) && second>=0xBC && second<=0xBE)
          || (b0==0xD7 && prev>='0' && prev<='9')
-         || (b0>=0xC4 && last==0xA0 && j<x->n && x->s[j]>='0' && x->s[j]<='9') ){
+         || (b0>=0xC4 && last==0xA0 && nbsp_pair_apart(x, v.codepoint, j)) ){
     /* "12 Å²" (Å, not Lithuanian "viÅ³" for vių), "Ø½"" and "3×½";
     ** × after a digit multiplies ("5×£35" would give Hebrew ף); a
-    ** sign or a capital set before a number with an NBSP ("5 × 5 m",
-    ** "Ø 100": no misread letter ends in A0 before a digit; Â and Ã
-    ** then NBSP are the NBSP and à, "Â 100" is misread) */
+    ** sign or a capital set with an NBSP before what no misread letter
+    ** ending in A0 stands before (nbsp_pair_apart(): "5 × 5 m",
+    ** "Ø 100", "Hammarby × Djurgården") */
     c->level = 0;
     c->word_end = 1;
   }else if( b0==0xC3 && second==0x2019 && !letter(prev) && j<x->n && x->s[j]=='s'
