@@ -66,8 +66,13 @@
 **        letter of another script than Latin before an ASCII letter or
 **        what starts no misread character ("Ø" + NBSP + "100", "5 × 5
 **        m", "Hammarby × Djurgården" set with NBSPs: no misread letter
-**        ending in A0 stands there), or a capital, Ã (Ă) and ® ° • where the word ends ("CAMPANHÃ®"), or
-**        "Ã’s" (a letter's plural), which stay so too; a
+**        ending in A0 stands there), a capital then a dash before a
+**        digit (a range: "3 Å–5 Å"), under cp1252 and Latin-1 a
+**        word's last letter then an NBSP and a sign, or ® ™ and a
+**        closing mark (sign_ends_word3(): "på" + NBSP + "– og",
+**        "Nescafé®’s"), which alone in their run stay, or a capital,
+**        Ã (Ă) and ® ° • where the word ends ("CAMPANHÃ®"), or "Ã’s"
+**        (a letter's plural), which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
 **        closing “ ‘ « of German and Czech quotes (‹ where a real ›
 **        opens: its byte is Ë's), after a capital, at the end of a word
@@ -866,6 +871,19 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
       && letter(prev) && word_ends(x, j, last);
 }
 
+/* Rule 4's doubtful three at a word's end, under cp1252 and Latin-1: a
+** word's last letter, then an NBSP and a sign ("på" + NBSP + "– og",
+** "Café" + NBSP + "»", "Café" + NBSP + "€ 2,50": Nordic and French
+** typography), or ® ™ and a closing mark ("Nescafé®’s", „Nestlé®“):
+** alone in their run they are a real word's end as often as a misread
+** CJK character, which comes among others. */
+static int sign_ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
+                           uint32_t last, size_t j){
+  if( !letter(prev) || !word_ends(x, j, last) ) return 0;
+  if( second==0xA0 ) return after_word(last) || quote_mark(last) || last==0x20AC;
+  return (second==0xAE || second==0x2122) && end_mark(last);
+}
+
 /* Rule 4's level of three characters: 0 with an NBSP among them, a soft
 ** hyphen before a letter, or at a word's end (ends_word3); 1 when the 2nd and 3rd are both marks that
 ** end a word or close a quote, or cp1252 letters ("rç…", "blíž”"); 2. */
@@ -1067,6 +1085,10 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
       c->level = 2;
     }
     c->word_end = c->level==0 && ends_word3(x, prev, second, last, j);
+    if( c->level<2 && sign_ends_word3(x, prev, second, last, j) ){
+      c->level = 0;
+      c->word_end = 1;
+    }
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018 || last==0xAB
              || (last==0x2039 && x->single_open) || sign_after_a_tilde(b0, last))
             && upper_ext(prev) && word_ends(x, j, last)
@@ -1088,12 +1110,15 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !letter(prev))
          || ((b0==0xD7 || b0==0xD8) && second>=0xBC && second<=0xBE)
          || (b0==0xD7 && prev>='0' && prev<='9')
-         || (b0>=0xC4 && last==0xA0 && nbsp_pair_apart(x, v.codepoint, j)) ){
+         || (b0>=0xC4 && last==0xA0 && nbsp_pair_apart(x, v.codepoint, j))
+         || (b0>=0xC4 && (last==0x2013 || last==0x2014) && j<x->n
+             && x->s[j]>='0' && x->s[j]<='9') ){
     /* "12 Å²" (Å, not Lithuanian "viÅ³" for vių), "Ø½"" and "3×½";
     ** × after a digit multiplies ("5×£35" would give Hebrew ף); a
     ** sign or a capital set with an NBSP before what no misread letter
     ** ending in A0 stands before (nbsp_pair_apart(): "5 × 5 m",
-    ** "Ø 100", "Hammarby × Djurgården") */
+    ** "Ø 100", "Hammarby × Djurgården"); a capital, a dash and a
+    ** number: a range ("3 Å–5 Å" would give Ŗ) */
     c->level = 0;
     c->word_end = 1;
   }else if( b0==0xC3 && second==0x2019 && !letter(prev) && j<x->n && x->s[j]=='s'
