@@ -70,7 +70,10 @@
 **        digit (a range: "3 Å–5 Å"), under cp1252 and Latin-1 a
 **        word's last letter then an NBSP and a sign, or ® ™ and a
 **        closing mark (sign_ends_word3(): "på" + NBSP + "– og",
-**        "Nescafé®’s"), which alone in their run stay, or a capital,
+**        "Nescafé®’s"), and there a capital and a sign giving a letter
+**        of another script than Latin after an ASCII capital where the
+**        word ends ("KIADÓ®", "VIÐ…"), which alone in their run stay,
+**        or a capital,
 **        Ã (Ă) and ® ° • where the word ends ("CAMPANHÃ®"), or "Ã’s"
 **        (a letter's plural), which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
@@ -873,15 +876,17 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 
 /* Rule 4's doubtful three at a word's end, under cp1252 and Latin-1: a
 ** word's last letter, then an NBSP and a sign ("på" + NBSP + "– og",
-** "Café" + NBSP + "»", "Café" + NBSP + "€ 2,50": Nordic and French
-** typography), or ® ™ and a closing mark ("Nescafé®’s", „Nestlé®“):
+** "Café" + NBSP + "»", "Café" + NBSP + "€ 2,50", "Passé" + NBSP + "§":
+** Nordic and French typography), or ® ™ and a closing mark, • or ·
+** ("Nescafé®’s", „Nestlé®“, "Rosé™•"):
 ** alone in their run they are a real word's end as often as a misread
 ** CJK character, which comes among others. */
 static int sign_ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
                            uint32_t last, size_t j){
   if( !letter(prev) || !word_ends(x, j, last) ) return 0;
-  if( second==0xA0 ) return after_word(last) || quote_mark(last) || last==0x20AC;
-  return (second==0xAE || second==0x2122) && end_mark(last);
+  if( second==0xA0 ) return !letter(last) && !cp1252_letter(last);
+  return (second==0xAE || second==0x2122)
+      && (end_mark(last) || last==0x2022 || last==0xB7);
 }
 
 /* Rule 4's level of three characters: 0 with an NBSP among them, a soft
@@ -1089,6 +1094,17 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
       c->level = 0;
       c->word_end = 1;
     }
+  }else if( x->cs!=UTF8_MOJI_CP1251 && prev>='A' && prev<='Z' && v.codepoint>=0x370
+         && v.codepoint!=0x3A9 && !letter(last) && word_ends(x, j, last) ){
+    /* a capital and a sign giving a letter of another script than
+    ** Latin, glued to an ASCII capital and ending the word: a Latin
+    ** word of capitals and a sign ("KIADÓ®" would give Ӯ, "METRÔ®" Ԯ,
+    ** "VIÐ…" Ѕ); a misread Greek or Cyrillic word is misread
+    ** throughout, and Latin letters are not glued to it (cp1251 reads
+    ** its own Latin letters so, "MГј"); but the ohm of "MÎ©" is a
+    ** unit's */
+    c->level = 0;
+    c->word_end = 1;
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018 || last==0xAB
              || (last==0x2039 && x->single_open) || sign_after_a_tilde(b0, last))
             && upper_ext(prev) && word_ends(x, j, last)
