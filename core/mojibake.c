@@ -62,20 +62,21 @@
 **        "Olé‹«"), which alone in their run stay even when every other
 **        character is misread; "Å²" "Å³" after no letter (ångström), "Ø"
 **        or "×" then ¼ ½ ¾ (sizes), or × after a digit ("5×£35"), a
-**        lead other than Â Ã then an NBSP before a digit, or giving a
-**        letter of another script than Latin before an ASCII letter or
-**        what starts no misread character ("Ø" + NBSP + "100", "5 × 5
-**        m", "Hammarby × Djurgården" set with NBSPs: no misread letter
-**        ending in A0 stands there), a capital then a dash before a
-**        digit (a range: "3 Å–5 Å"), under cp1252 and Latin-1 a
-**        word's last letter then an NBSP and a sign, or ® ™ and a
-**        closing mark (sign_ends_word3(): "på" + NBSP + "– og",
-**        "Nescafé®’s"), and there a capital and a sign giving a letter
-**        of another script than Latin after an ASCII capital where the
-**        word ends ("KIADÓ®", "VIÐ…"), which alone in their run stay,
-**        or a capital,
-**        Ã (Ă) and ® ° • where the word ends ("CAMPANHÃ®"), or "Ã’s"
-**        (a letter's plural), which stay so too; a
+**        lead other than Â Ã then an NBSP, not giving Greek or Cyrillic
+**        (Р5 is a code), before a digit, or giving a letter of another
+**        script than Latin before an ASCII letter or what starts no
+**        misread character (nbsp_pair_apart(): "Ø" + NBSP + "100", "5 ×
+**        5 m", "Hammarby × Djurgården" set with NBSPs), a capital then a
+**        dash before a digit giving a Latin letter (a range: "3 Å–5
+**        Å"), under cp1252 and Latin-1 a small letter ending a word then
+**        an NBSP and a sign, or ® ™ and a closing mark
+**        (sign_ends_word3(): "på" + NBSP + "– og", "Nescafé®’s"; not
+**        Korean's leads), and there a capital and a sign giving a letter
+**        of a script other than Latin and Greek after an ASCII capital
+**        where the word ends ("KIADÓ®", "VIÐ…"; TNFα is Greek's), which
+**        alone in their run stay, or a capital, Ã (Ă) and ® ° • where
+**        the word ends ("CAMPANHÃ®"), or "Ã’s" (a letter's plural),
+**        which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
 **        closing “ ‘ « of German and Czech quotes (‹ where a real ›
 **        opens: its byte is Ë's), after a capital, at the end of a word
@@ -878,12 +879,17 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 ** word's last letter, then an NBSP and a sign ("på" + NBSP + "– og",
 ** "Café" + NBSP + "»", "Café" + NBSP + "€ 2,50", "Passé" + NBSP + "§":
 ** Nordic and French typography), or ® ™ and a closing mark, • or ·
-** ("Nescafé®’s", „Nestlé®“, "Rosé™•"):
-** alone in their run they are a real word's end as often as a misread
-** CJK character, which comes among others. */
-static int sign_ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
+** ("Nescafé®’s", „Nestlé®“, "Rosé™•"): alone in their run they are a
+** real word's end as often as a misread CJK character, which comes
+** among others. After a small letter, and not ê ë ì í, the leads of
+** Korean syllables, which Korean glues to an acronym or a Latin word
+** ("AIí™”" is AI화, "PCì" + NBSP + "•" PC정, "D-dayì" + NBSP + "„"
+** D-day전), nor â, whose symbols stay as sure_symbol3() says ("Ecoâ™»"
+** is Eco♻ misread twice). */
+static int sign_ends_word3(const struct pass_ctx *x, int b0, uint32_t prev, uint32_t second,
                            uint32_t last, size_t j){
-  if( !letter(prev) || !word_ends(x, j, last) ) return 0;
+  if( b0==0xE2 || (b0>=0xEA && b0<=0xED) ) return 0;
+  if( !letter(prev) || upper_ext(prev) || !word_ends(x, j, last) ) return 0;
   if( second==0xA0 ) return !letter(last) && !cp1252_letter(last);
   return (second==0xAE || second==0x2122)
       && (end_mark(last) || last==0x2022 || last==0xB7);
@@ -1007,6 +1013,10 @@ static int nfd_mark(const struct pass_ctx *x, uint32_t d, size_t i, uint32_t pre
 static int latin1_c1(uint32_t u){
   return u>=0x80 && u<0xA0 && u!=0x81 && u!=0x8D && u!=0x8F && u!=0x90 && u!=0x9D;
 }
+/* A letter of Greek or Cyrillic (U+0370..U+052F). */
+static int greek_cyrillic(uint32_t d){
+  return d>=0x370 && d<=0x52F;
+}
 /* The length of the UTF-8 sequence lead byte b0 starts (C2 up), 0 if none. */
 static int lead_len(int b0){
   return b0>=0xF0 && b0<=0xF4 ? 4 : b0>=0xE0 && b0<=0xEF ? 3 : b0>=0xC2 && b0<=0xDF ? 2 : 0;
@@ -1016,13 +1026,15 @@ static int lead_len(int b0){
 ** at s[j] when they are a real sign or capital and a space, not d: a
 ** digit ("5 × 5 m", "Ø 100" set with NBSPs: no misread letter stands
 ** there), or, when d is of a script other than Latin (Hebrew נ, Arabic
-** ؠ, Cyrillic Р, Greek Π), an ASCII letter or a character that starts
-** no misread one ("Hammarby × Djurgården", "3 × ½"): misread, the
-** letter after d is misread too, and its first character is a lead.
-** Not Â and Ã, whose NBSP and à stand anywhere ("Â 100"). */
+** ؠ), an ASCII letter or a character that starts no misread one
+** ("Hammarby × Djurgården", "3 × ½"): misread, the letter after d is
+** misread too, and its first character is a lead. Not Â and Ã, whose
+** NBSP and à stand anywhere ("Â 100"), nor Russian Р and Greek Π,
+** which codes glue to digits and Latin letters ("Трасса Р5", "ГОСТ
+** Р52289", "Рhilips" with a Cyrillic Р in a shop's listing). */
 static int nbsp_pair_apart(const pass_ctx *x, uint32_t d, size_t j){
   utf8_unit u;
-  if( j>=x->n ) return 0;
+  if( j>=x->n || greek_cyrillic(d) ) return 0;
   if( x->s[j]>='0' && x->s[j]<='9' ) return 1;
   if( d<0x370 ) return 0;
   if( x->s[j]<0x80 ) return is_ascii_alpha(x->s[j]);
@@ -1090,19 +1102,18 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
       c->level = 2;
     }
     c->word_end = c->level==0 && ends_word3(x, prev, second, last, j);
-    if( c->level<2 && sign_ends_word3(x, prev, second, last, j) ){
+    if( c->level<2 && sign_ends_word3(x, b0, prev, second, last, j) ){
       c->level = 0;
       c->word_end = 1;
     }
-  }else if( x->cs!=UTF8_MOJI_CP1251 && prev>='A' && prev<='Z' && v.codepoint>=0x370
-         && v.codepoint!=0x3A9 && !letter(last) && word_ends(x, j, last) ){
-    /* a capital and a sign giving a letter of another script than
-    ** Latin, glued to an ASCII capital and ending the word: a Latin
-    ** word of capitals and a sign ("KIADÓ®" would give Ӯ, "METRÔ®" Ԯ,
-    ** "VIÐ…" Ѕ); a misread Greek or Cyrillic word is misread
-    ** throughout, and Latin letters are not glued to it (cp1251 reads
-    ** its own Latin letters so, "MГј"); but the ohm of "MÎ©" is a
-    ** unit's */
+  }else if( x->cs!=UTF8_MOJI_CP1251 && prev>='A' && prev<='Z' && v.codepoint>=0x400
+         && !letter(last) && word_ends(x, j, last) ){
+    /* a capital and a sign giving a letter of a script other than
+    ** Latin and Greek, glued to an ASCII capital and ending the word: a
+    ** Latin word of capitals and a sign ("KIADÓ®" would give Ӯ, "METRÔ®"
+    ** Ԯ, "VIÐ…" Ѕ); a misread Cyrillic word is misread throughout, and
+    ** Latin capitals are not glued to it (cp1251 reads its own Latin
+    ** letters so, "MГј"). Greek is: "TNFÎ±" is TNFα, "MÎ©" MΩ. */
     c->level = 0;
     c->word_end = 1;
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018 || last==0xAB
@@ -1128,13 +1139,14 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
          || (b0==0xD7 && prev>='0' && prev<='9')
          || (b0>=0xC4 && last==0xA0 && nbsp_pair_apart(x, v.codepoint, j))
          || (b0>=0xC4 && (last==0x2013 || last==0x2014) && j<x->n
-             && x->s[j]>='0' && x->s[j]<='9') ){
+             && x->s[j]>='0' && x->s[j]<='9' && v.codepoint<0x370) ){
     /* "12 Å²" (Å, not Lithuanian "viÅ³" for vių), "Ø½"" and "3×½";
     ** × after a digit multiplies ("5×£35" would give Hebrew ף); a
     ** sign or a capital set with an NBSP before what no misread letter
     ** ending in A0 stands before (nbsp_pair_apart(): "5 × 5 m",
     ** "Ø 100", "Hammarby × Djurgården"); a capital, a dash and a
-    ** number: a range ("3 Å–5 Å" would give Ŗ) */
+    ** number, giving a Latin letter: a range ("3 Å–5 Å" would give
+    ** Ŗ; Ж, Η and Hebrew ז before a digit are codes) */
     c->level = 0;
     c->word_end = 1;
   }else if( b0==0xC3 && second==0x2019 && !letter(prev) && j<x->n && x->s[j]=='s'
