@@ -875,7 +875,8 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
       && letter(prev) && word_ends(x, j, last);
 }
 
-/* Rule 4's doubtful three at a word's end, under cp1252 and Latin-1: a
+/* Rule 4's doubtful three at a word's end, under cp1252 and Latin-1
+** (cp1251 takes its doubtful candidates all the same): a
 ** word's last letter, then an NBSP and a sign ("på" + NBSP + "– og",
 ** "Café" + NBSP + "»", "Café" + NBSP + "€ 2,50", "Passé" + NBSP + "§":
 ** Nordic and French typography), or ® ™ and a closing mark, • or ·
