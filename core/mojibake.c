@@ -71,9 +71,10 @@
 **        Å"), under cp1252 and Latin-1 a small letter ending a word then
 **        an NBSP and a sign, or ® ™ and a closing mark
 **        (sign_ends_word3(): "på" + NBSP + "– og", "Nescafé®’s"; not
-**        Korean's leads), and there a capital and a sign giving a letter
-**        of a script other than Latin and Greek after an ASCII capital
-**        where the word ends ("KIADÓ®", "VIÐ…"; TNFα is Greek's), which
+**        Korean's leads beside other misread Korean), and there a
+**        capital and ® ™ … giving a letter of a script other than Latin
+**        and Greek, ending a word of ASCII capitals ("KIADÓ®", "VIÐ…";
+**        TNFα is Greek's, "ÐšOÐ›" КOЛ typed with a Latin O), which
 **        alone in their run stay, or a capital, Ã (Ă) and ® ° • where
 **        the word ends ("CAMPANHÃ®"), or "Ã’s" (a letter's plural),
 **        which stay so too; a
@@ -606,6 +607,8 @@ struct pass_ctx {
   int lowered;              /* cp1252: the text holds "Ã " and was lowered by an
                             ** ASCII-only lower() (ascii_lowered()) */
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
+  int hangul;               /* cp1252, Latin-1: the text holds a misread
+                            ** Hangul syllable (misread_hangul()) */
   int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
                             ** fixed on a sure candidate ("Â°CÂ»") */
   int word_misread;         /* the word at hand holds a run fixed whole before
@@ -875,6 +878,33 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
       && letter(prev) && word_ends(x, j, last);
 }
 
+/* Does the text hold a Hangul syllable misread (ê ë ì í, the leads of
+** U+A000..U+DFFF, then two characters of continuation bytes), other
+** than a letter then an NBSP, which may be a real word's end ("così" +
+** NBSP + "»")? Korean is written so, syllable after syllable. */
+static int misread_hangul(const struct pass_ctx *x){
+  const unsigned char *p = x->s, *end = x->s + x->n;
+  if( x->cs!=UTF8_MOJI_CP1252 && x->cs!=UTF8_MOJI_LATIN1 ) return 0;
+  while( (p = memchr(p, 0xC3, (size_t)(end-p)))!=0 && end-p>=2 ){
+    if( p[1]>=0xAA && p[1]<=0xAD ){
+      const unsigned char *q = p+2;
+      int k, ok = 1;
+      for(k=0; k<2 && ok; k++){
+        utf8_unit u;
+        int b;
+        if( q>=end || *q<0x80 ){ ok = 0; break; }
+        u = utf8_decode_valid(q);
+        b = enc_byte(x->cs, u.codepoint);
+        if( b<0x80 || b>0xBF || (k==0 && b==0xA0) ) ok = 0;
+        q += u.length;
+      }
+      if( ok ) return 1;
+    }
+    p++;
+  }
+  return 0;
+}
+
 /* Rule 4's doubtful three at a word's end, under cp1252 and Latin-1
 ** (cp1251 takes its doubtful candidates all the same): a
 ** word's last letter, then an NBSP and a sign ("på" + NBSP + "– og",
@@ -882,14 +912,15 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 ** Nordic and French typography), or ® ™ and a closing mark, • or ·
 ** ("Nescafé®’s", „Nestlé®“, "Rosé™•"): alone in their run they are a
 ** real word's end as often as a misread CJK character, which comes
-** among others. After a small letter, and not ê ë ì í, the leads of
-** Korean syllables, which Korean glues to an acronym or a Latin word
-** ("AIí™”" is AI화, "PCì" + NBSP + "•" PC정, "D-dayì" + NBSP + "„"
-** D-day전), nor â, whose symbols stay as sure_symbol3() says ("Ecoâ™»"
-** is Eco♻ misread twice). */
+** among others. After a small letter; not ê ë ì í, the leads of Korean
+** syllables, in a text that holds other misread syllables: Korean glues
+** them to an acronym or a Latin word ("AIí™”" is AI화, "D-dayì" + NBSP
+** + "„" D-day전), but elsewhere they are Italian, Albanian ("così" +
+** NBSP + "»", "në" + NBSP + "–"); nor â, whose symbols stay as
+** sure_symbol3() says ("Ecoâ™»" is Eco♻ misread twice). */
 static int sign_ends_word3(const struct pass_ctx *x, int b0, uint32_t prev, uint32_t second,
                            uint32_t last, size_t j){
-  if( b0==0xE2 || (b0>=0xEA && b0<=0xED) ) return 0;
+  if( b0==0xE2 || (b0>=0xEA && b0<=0xED && x->hangul) ) return 0;
   if( !letter(prev) || upper_ext(prev) || !word_ends(x, j, last) ) return 0;
   if( second==0xA0 ) return !letter(last) && !cp1252_letter(last);
   return (second==0xAE || second==0x2122)
@@ -1023,6 +1054,13 @@ static int lead_len(int b0){
   return b0>=0xF0 && b0<=0xF4 ? 4 : b0>=0xE0 && b0<=0xEF ? 3 : b0>=0xC2 && b0<=0xDF ? 2 : 0;
 }
 
+/* Is s[i] after a word of ASCII capitals, from its start? */
+static int ascii_caps_before(const pass_ctx *x, size_t i){
+  size_t k = i;
+  while( k>0 && x->s[k-1]>='A' && x->s[k-1]<='Z' ) k--;
+  return k<i && (k==0 || (x->s[k-1]<0x80 && !is_ascii_alnum(x->s[k-1])));
+}
+
 /* What follows a lead and an NBSP (a character d whose last byte is A0)
 ** at s[j] when they are a real sign or capital and a space, not d: a
 ** digit ("5 × 5 m", "Ø 100" set with NBSPs: no misread letter stands
@@ -1107,14 +1145,17 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
       c->level = 0;
       c->word_end = 1;
     }
-  }else if( x->cs!=UTF8_MOJI_CP1251 && prev>='A' && prev<='Z' && v.codepoint>=0x400
-         && !letter(last) && word_ends(x, j, last) ){
-    /* a capital and a sign giving a letter of a script other than
-    ** Latin and Greek, glued to an ASCII capital and ending the word: a
-    ** Latin word of capitals and a sign ("KIADÓ®" would give Ӯ, "METRÔ®"
-    ** Ԯ, "VIÐ…" Ѕ); a misread Cyrillic word is misread throughout, and
-    ** Latin capitals are not glued to it (cp1251 reads its own Latin
-    ** letters so, "MГј"). Greek is: "TNFÎ±" is TNFα, "MÎ©" MΩ. */
+  }else if( x->cs!=UTF8_MOJI_CP1251 && v.codepoint>=0x400
+         && (last==0xAE || last==0x2122 || last==0x2026)
+         && ascii_caps_before(x, i) && word_ends(x, j, last) ){
+    /* a capital and ® ™ … giving a letter of a script other than Latin
+    ** and Greek, ending a word of ASCII capitals: a Latin word of
+    ** capitals, its last one and a sign ("KIADÓ®" would give Ӯ,
+    ** "METRÔ®" Ԯ, "VIÐ…" Ѕ). Not after a misread letter in the word
+    ** (Russian typed with Latin look-alikes: "ÐšOÐ›" is КOЛ), nor
+    ** other signs (a licence plate "X583OÐ" + U+0090 ends in А, "KAMAÐ—"
+    ** is KAMAЗ), nor Greek: "TNFÎ±" is TNFα, "MÎ©" MΩ. cp1251 reads its
+    ** own Latin letters so ("MГј"). */
     c->level = 0;
     c->word_end = 1;
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018 || last==0xAB
@@ -2236,6 +2277,7 @@ static void do_pass(pass_ctx *x){
             ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4, 1) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5, 1)
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
   x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
+  x->hangul = misread_hangul(x);
   /* rule 6's à: read here once, not at every "Ã " (a value may hold
   ** thousands) nor after writing began */
   x->lowered = x->cs==UTF8_MOJI_CP1252 && holds(x->s, x->n, "\xC3\x83 ", 3, 0)
