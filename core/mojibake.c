@@ -62,19 +62,20 @@
 **        "Olé‹«"), which alone in their run stay even when every other
 **        character is misread; "Å²" "Å³" after no letter (ångström), "Ø"
 **        or "×" then ¼ ½ ¾ (sizes), or × after a digit ("5×£35"), a
-**        lead other than Â Ã then an NBSP, not giving Greek or Cyrillic
-**        (Р5 is a code), before a digit, or giving a letter of another
-**        script than Latin before an ASCII letter or what starts no
-**        misread character (nbsp_pair_apart(): "Ø" + NBSP + "100", "5 ×
-**        5 m", "Hammarby × Djurgården" set with NBSPs), a capital then a
-**        dash before a digit giving a Latin letter (a range: "3 Å–5
-**        Å"), under cp1252 and Latin-1 a small letter ending a word then
-**        an NBSP and a sign, or ® ™ and a closing mark
-**        (sign_ends_word3(): "på" + NBSP + "– og", "Nescafé®’s"; not
-**        Korean's leads beside other misread Korean), and there a
-**        capital and ® ™ … giving a letter of a script other than Latin
-**        and Greek, ending a word of ASCII capitals ("KIADÓ®", "VIÐ…";
-**        TNFα is Greek's, "ÐšOÐ›" КOЛ typed with a Latin O), which
+**        lead other than Â Ã then an NBSP, not giving Р or Π (Р5 is a
+**        code), before a digit, or giving a letter of another script
+**        than Latin before an ASCII letter or what starts no misread
+**        character (nbsp_pair_apart(): "Ø" + NBSP + "100", "5 × 5 m",
+**        "Hammarby × Djurgården" set with NBSPs, "EDICIÓ" + NBSP + "2"),
+**        a capital then a dash before a digit giving a Latin letter (a
+**        range: "3 Å–5 Å"), under cp1252 and Latin-1 a small letter or
+**        a one-letter word ending a word then an NBSP and a sign, or ®
+**        ™ and a closing mark (sign_ends_word3(): "på" + NBSP + "– og",
+**        "Nescafé®’s"; not in a text with other misread CJK), and there
+**        a capital and ® ™ … giving a letter of a script other than
+**        Latin and Greek, ending a word of ASCII capitals ("KIADÓ®",
+**        "VIÐ…"; TNFα is Greek's, КOЛ and MOЙ are Russian typed with
+**        Latin look-alikes), which
 **        alone in their run stay, or a capital, Ã (Ă) and ® ° • where
 **        the word ends ("CAMPANHÃ®"), or "Ã’s" (a letter's plural),
 **        which stay so too; a
@@ -607,8 +608,8 @@ struct pass_ctx {
   int lowered;              /* cp1252: the text holds "Ã " and was lowered by an
                             ** ASCII-only lower() (ascii_lowered()) */
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
-  int hangul;               /* cp1252, Latin-1: the text holds a misread
-                            ** Hangul syllable (misread_hangul()) */
+  int cjk;                  /* cp1252, Latin-1: the text holds a misread
+                            ** CJK character (misread_cjk()) */
   int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
                             ** fixed on a sure candidate ("Â°CÂ»") */
   int word_misread;         /* the word at hand holds a run fixed whole before
@@ -878,50 +879,56 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
       && letter(prev) && word_ends(x, j, last);
 }
 
-/* Does the text hold a Hangul syllable misread (ê ë ì í, the leads of
-** U+A000..U+DFFF, then two characters of continuation bytes), other
-** than a letter then an NBSP, which may be a real word's end ("così" +
-** NBSP + "»")? Korean is written so, syllable after syllable. */
-static int misread_hangul(const struct pass_ctx *x){
+/* Does the text hold a CJK character, kana or Hangul syllable misread
+** (ã to ï, the leads of U+3000..U+FFFF, then two characters of
+** continuation bytes), other than the shapes sign_ends_word3() doubts
+** (a letter then an NBSP, or ® ™ and a closing mark, which may be a real
+** word's end: "così" + NBSP + "»", "Nescafé®’s")? Such text is written
+** character after character, and a Latin term glued to one of them
+** ("什么是trie树", "AI화") is part of it. */
+static int misread_cjk(const struct pass_ctx *x){
   const unsigned char *p = x->s, *end = x->s + x->n;
   if( x->cs!=UTF8_MOJI_CP1252 && x->cs!=UTF8_MOJI_LATIN1 ) return 0;
   while( (p = memchr(p, 0xC3, (size_t)(end-p)))!=0 && end-p>=2 ){
-    if( p[1]>=0xAA && p[1]<=0xAD ){
+    if( p[1]>=0xA3 && p[1]<=0xAF ){
       const unsigned char *q = p+2;
-      int k, ok = 1;
+      int k, b[2] = { 0, 0 }, ok = 1;
+      uint32_t third = 0;
       for(k=0; k<2 && ok; k++){
         utf8_unit u;
-        int b;
         if( q>=end || *q<0x80 ){ ok = 0; break; }
         u = utf8_decode_valid(q);
-        b = enc_byte(x->cs, u.codepoint);
-        if( b<0x80 || b>0xBF || (k==0 && b==0xA0) ) ok = 0;
+        b[k] = enc_byte(x->cs, u.codepoint);
+        if( b[k]<0x80 || b[k]>0xBF ) ok = 0;
+        third = u.codepoint;
         q += u.length;
       }
-      if( ok ) return 1;
+      if( ok && b[0]!=0xA0
+       && !((b[0]==0xAE || b[0]==0x99)
+            && (end_mark(third) || third==0x2022 || third==0xB7)) ) return 1;
     }
     p++;
   }
   return 0;
 }
 
-/* Rule 4's doubtful three at a word's end, under cp1252 and Latin-1
-** (cp1251 takes its doubtful candidates all the same): a
+/* Rule 4's doubtful three at a word's end, under cp1252 and Latin-1: a
 ** word's last letter, then an NBSP and a sign ("på" + NBSP + "– og",
 ** "Café" + NBSP + "»", "Café" + NBSP + "€ 2,50", "Passé" + NBSP + "§":
 ** Nordic and French typography), or ® ™ and a closing mark, • or ·
 ** ("Nescafé®’s", „Nestlé®“, "Rosé™•"): alone in their run they are a
 ** real word's end as often as a misread CJK character, which comes
-** among others. After a small letter; not ê ë ì í, the leads of Korean
-** syllables, in a text that holds other misread syllables: Korean glues
-** them to an acronym or a Latin word ("AIí™”" is AI화, "D-dayì" + NBSP
-** + "„" D-day전), but elsewhere they are Italian, Albanian ("così" +
-** NBSP + "»", "në" + NBSP + "–"); nor â, whose symbols stay as
-** sure_symbol3() says ("Ecoâ™»" is Eco♻ misread twice). */
+** among others. After a small letter or a one-letter word (Italian "è"
+** + NBSP + "–"); not in a text that holds another misread CJK
+** character (misread_cjk(): "什么是trie树", "AI화" and "D-day전" beside
+** other Korean, "così" + NBSP + "»" and "në" + NBSP + "–" beside
+** Latin); nor after â, whose symbols stay as sure_symbol3() says
+** ("Ecoâ™»" is Eco♻ misread twice). */
 static int sign_ends_word3(const struct pass_ctx *x, int b0, uint32_t prev, uint32_t second,
                            uint32_t last, size_t j){
-  if( b0==0xE2 || (b0>=0xEA && b0<=0xED && x->hangul) ) return 0;
-  if( !letter(prev) || upper_ext(prev) || !word_ends(x, j, last) ) return 0;
+  if( b0==0xE2 || x->cjk || x->cs==UTF8_MOJI_CP1251 ) return 0;
+  if( !(letter(prev) && !upper_ext(prev)) && prev!=' ' && prev!=0xA0 && prev!=0 ) return 0;
+  if( !word_ends(x, j, last) ) return 0;
   if( second==0xA0 ) return !letter(last) && !cp1252_letter(last);
   return (second==0xAE || second==0x2122)
       && (end_mark(last) || last==0x2022 || last==0xB7);
@@ -1045,19 +1052,23 @@ static int nfd_mark(const struct pass_ctx *x, uint32_t d, size_t i, uint32_t pre
 static int latin1_c1(uint32_t u){
   return u>=0x80 && u<0xA0 && u!=0x81 && u!=0x8D && u!=0x8F && u!=0x90 && u!=0x9D;
 }
-/* A letter of Greek or Cyrillic (U+0370..U+052F). */
-static int greek_cyrillic(uint32_t d){
-  return d>=0x370 && d<=0x52F;
-}
 /* The length of the UTF-8 sequence lead byte b0 starts (C2 up), 0 if none. */
 static int lead_len(int b0){
   return b0>=0xF0 && b0<=0xF4 ? 4 : b0>=0xE0 && b0<=0xEF ? 3 : b0>=0xC2 && b0<=0xDF ? 2 : 0;
 }
 
-/* Is s[i] after a word of ASCII capitals, from its start? */
-static int ascii_caps_before(const pass_ctx *x, size_t i){
+/* Is s[i] after a word of ASCII capitals, from its start, that is
+** Latin? Not when d, the character at s[i], is Cyrillic and every
+** capital is one of its look-alikes (A B C E H K M O P T X Y): Russian
+** typed so, "MOÐ™" is MOЙ, "TOÐ®" TOЮ. */
+static int ascii_caps_before(const pass_ctx *x, size_t i, uint32_t d){
   size_t k = i;
-  while( k>0 && x->s[k-1]>='A' && x->s[k-1]<='Z' ) k--;
+  int lookalike = 1;
+  while( k>0 && x->s[k-1]>='A' && x->s[k-1]<='Z' ){
+    if( !strchr("ABCEHKMOPTXY", x->s[k-1]) ) lookalike = 0;
+    k--;
+  }
+  if( lookalike && d>=0x400 && d<=0x52F ) return 0;
   return k<i && (k==0 || (x->s[k-1]<0x80 && !is_ascii_alnum(x->s[k-1])));
 }
 
@@ -1070,10 +1081,11 @@ static int ascii_caps_before(const pass_ctx *x, size_t i){
 ** misread too, and its first character is a lead. Not Â and Ã, whose
 ** NBSP and à stand anywhere ("Â 100"), nor Russian Р and Greek Π,
 ** which codes glue to digits and Latin letters ("Трасса Р5", "ГОСТ
-** Р52289", "Рhilips" with a Cyrillic Р in a shop's listing). */
+** Р52289", "Рhilips" with a Cyrillic Р in a shop's listing); but
+** Ӡ Ҡ Ѡ are rare letters ("EDICIÓ" + NBSP + "2" is Catalan). */
 static int nbsp_pair_apart(const pass_ctx *x, uint32_t d, size_t j){
   utf8_unit u;
-  if( j>=x->n || greek_cyrillic(d) ) return 0;
+  if( j>=x->n || d==0x420 || d==0x3A0 ) return 0;
   if( x->s[j]>='0' && x->s[j]<='9' ) return 1;
   if( d<0x370 ) return 0;
   if( x->s[j]<0x80 ) return is_ascii_alpha(x->s[j]);
@@ -1147,7 +1159,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     }
   }else if( x->cs!=UTF8_MOJI_CP1251 && v.codepoint>=0x400
          && (last==0xAE || last==0x2122 || last==0x2026)
-         && ascii_caps_before(x, i) && word_ends(x, j, last) ){
+         && ascii_caps_before(x, i, v.codepoint) && word_ends(x, j, last) ){
     /* a capital and ® ™ … giving a letter of a script other than Latin
     ** and Greek, ending a word of ASCII capitals: a Latin word of
     ** capitals, its last one and a sign ("KIADÓ®" would give Ӯ,
@@ -1166,8 +1178,10 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** of German, Czech and Estonian („JÄÄ“, ‚OÜ‘, »ABDÓ«), which English
     ** and French open with; ‹ only where a real › opens (›ABDÓ‹): its
     ** byte is Ë's ("BELGIÃ‹"). "Â«BONJOURÂ»" is undone: its opening mark
-    ** is misread too. */
+    ** is misread too. Before a number with an NBSP, it stays alone in
+    ** its run, as below ("EDICIÓ" + NBSP + "2" would give Ӡ). */
     c->level = 0;
+    if( last==0xA0 && b0>=0xC4 && nbsp_pair_apart(x, v.codepoint, j) ) c->word_end = 1;
   }else if( lowered_capital_end(x, b0, prev, v.codepoint, last, j) ){
     c->level = 0;
     c->word_end = 1;
@@ -2277,7 +2291,7 @@ static void do_pass(pass_ctx *x){
             ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4, 1) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5, 1)
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
   x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
-  x->hangul = misread_hangul(x);
+  x->cjk = misread_cjk(x);
   /* rule 6's à: read here once, not at every "Ã " (a value may hold
   ** thousands) nor after writing began */
   x->lowered = x->cs==UTF8_MOJI_CP1252 && holds(x->s, x->n, "\xC3\x83 ", 3, 0)
