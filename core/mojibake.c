@@ -68,8 +68,8 @@
 **        character (nbsp_pair_apart(): "Ø" + NBSP + "100", "5 × 5 m",
 **        "Hammarby × Djurgården" set with NBSPs, "EDICIÓ" + NBSP + "2"),
 **        a capital then a dash before a digit giving a Latin letter (a
-**        range: "3 Å–5 Å"), under cp1252 and Latin-1 a small letter or
-**        a one-letter word ending a word then an NBSP and a sign, or ®
+**        range: "3 Å–5 Å"), under cp1252 and Latin-1 a small letter
+**        ending a word then an NBSP and a sign, or ®
 **        ™ and a closing mark (sign_ends_word3(): "på" + NBSP + "– og",
 **        "Nescafé®’s"; not in a text with other misread CJK), and there
 **        a capital and ® ™ … giving a letter of a script other than
@@ -918,8 +918,9 @@ static int misread_cjk(const struct pass_ctx *x){
 ** Nordic and French typography), or ® ™ and a closing mark, • or ·
 ** ("Nescafé®’s", „Nestlé®“, "Rosé™•"): alone in their run they are a
 ** real word's end as often as a misread CJK character, which comes
-** among others. After a small letter or a one-letter word (Italian "è"
-** + NBSP + "–"); not in a text that holds another misread CJK
+** among others. After a small letter (a CJK character standing alone
+** between spaces is as often misread: " ç™” " is 癔); not in a text
+** that holds another misread CJK
 ** character (misread_cjk(): "什么是trie树", "AI화" and "D-day전" beside
 ** other Korean, "così" + NBSP + "»" and "në" + NBSP + "–" beside
 ** Latin); nor after â, whose symbols stay as sure_symbol3() says
@@ -927,7 +928,7 @@ static int misread_cjk(const struct pass_ctx *x){
 static int sign_ends_word3(const struct pass_ctx *x, int b0, uint32_t prev, uint32_t second,
                            uint32_t last, size_t j){
   if( b0==0xE2 || x->cjk || x->cs==UTF8_MOJI_CP1251 ) return 0;
-  if( !(letter(prev) && !upper_ext(prev)) && prev!=' ' && prev!=0xA0 && prev!=0 ) return 0;
+  if( !letter(prev) || upper_ext(prev) ) return 0;
   if( !word_ends(x, j, last) ) return 0;
   if( second==0xA0 ) return !letter(last) && !cp1252_letter(last);
   return (second==0xAE || second==0x2122)
