@@ -75,8 +75,9 @@
 **        a capital and ® ™ … giving a letter of a script other than
 **        Latin and Greek, ending a word of ASCII capitals ("KIADÓ®",
 **        "VIÐ…"; TNFα is Greek's, КOЛ and MOЙ are Russian typed with
-**        Latin look-alikes), which
-**        alone in their run stay, or a capital, Ã (Ă) and ® ° • where
+**        Latin look-alikes), which alone in their run stay and are
+**        taken no more readily than other doubtful ones, or a capital,
+**        Ã (Ă) and ® ° • where
 **        the word ends ("CAMPANHÃ®"), or "Ã’s" (a letter's plural),
 **        which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
@@ -640,7 +641,9 @@ typedef struct cand {
   int nchars;               /* its characters, 2 to 4 */
   int level;     /* 2: enough alone; 1: two in a run; 0: only with others */
   int word_end;  /* level 0 that real text looks like alone ("ví…“", "Å²"):
-                 ** fixed only among other candidates of its run */
+                 ** fixed only among other candidates of its run; 2: and
+                 ** only where every character is misread, as level 0
+                 ** (a real sign beside misread text: "5 × 5 m") */
 } cand;
 
 /* Start or end of text, or ASCII that is not a letter or digit. */
@@ -879,9 +882,11 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
       && letter(prev) && word_ends(x, j, last);
 }
 
-/* Does the text hold a CJK character, kana or Hangul syllable misread
-** (ã to ï, the leads of U+3000..U+FFFF, then two characters of
-** continuation bytes), other than the shapes sign_ends_word3() doubts
+/* Does the text hold a CJK character, kana, Hangul syllable or a letter
+** of an Indic or another script of three bytes misread (à then a byte
+** A4-BF, á, ã to ï: the leads of U+0900..U+1FFF and U+3000..U+FFFF,
+** then two characters of continuation bytes; Tamil "à®šà®•" is சக),
+** other than the shapes sign_ends_word3() doubts
 ** (a letter then an NBSP, or ® ™ and a closing mark, which may be a real
 ** word's end: "così" + NBSP + "»", "Nescafé®’s")? Such text is written
 ** character after character, and a Latin term glued to one of them
@@ -890,7 +895,7 @@ static int misread_cjk(const struct pass_ctx *x){
   const unsigned char *p = x->s, *end = x->s + x->n;
   if( x->cs!=UTF8_MOJI_CP1252 && x->cs!=UTF8_MOJI_LATIN1 ) return 0;
   while( (p = memchr(p, 0xC3, (size_t)(end-p)))!=0 && end-p>=2 ){
-    if( p[1]>=0xA3 && p[1]<=0xAF ){
+    if( (p[1]>=0xA3 && p[1]<=0xAF) || p[1]==0xA1 || p[1]==0xA0 ){
       const unsigned char *q = p+2;
       int k, b[2] = { 0, 0 }, ok = 1;
       uint32_t third = 0;
@@ -903,6 +908,7 @@ static int misread_cjk(const struct pass_ctx *x){
         third = u.codepoint;
         q += u.length;
       }
+      if( p[1]==0xA0 && b[0]<0xA4 ) ok = 0;       /* à: Indic from U+0900 */
       if( ok && b[0]!=0xA0
        && !((b[0]==0xAE || b[0]==0x99)
             && (end_mark(third) || third==0x2022 || third==0xB7)) ) return 1;
@@ -1060,13 +1066,14 @@ static int lead_len(int b0){
 
 /* Is s[i] after a word of ASCII capitals, from its start, that is
 ** Latin? Not when d, the character at s[i], is Cyrillic and every
-** capital is one of its look-alikes (A B C E H K M O P T X Y): Russian
-** typed so, "MOÐ™" is MOЙ, "TOÐ®" TOЮ. */
+** capital is one of its look-alikes (A B C E H I K M O P T X Y): Russian
+** typed so, "MOÐ™" is MOЙ, "TOÐ®" TOЮ; and the I of Ukrainian and
+** Belarusian, "MIÐ™" MIЙ. */
 static int ascii_caps_before(const pass_ctx *x, size_t i, uint32_t d){
   size_t k = i;
   int lookalike = 1;
   while( k>0 && x->s[k-1]>='A' && x->s[k-1]<='Z' ){
-    if( !strchr("ABCEHKMOPTXY", x->s[k-1]) ) lookalike = 0;
+    if( !strchr("ABCEHIKMOPTXY", x->s[k-1]) ) lookalike = 0;
     k--;
   }
   if( lookalike && d>=0x400 && d<=0x52F ) return 0;
@@ -1082,11 +1089,12 @@ static int ascii_caps_before(const pass_ctx *x, size_t i, uint32_t d){
 ** misread too, and its first character is a lead. Not Â and Ã, whose
 ** NBSP and à stand anywhere ("Â 100"), nor Russian Р and Greek Π,
 ** which codes glue to digits and Latin letters ("Трасса Р5", "ГОСТ
-** Р52289", "Рhilips" with a Cyrillic Р in a shop's listing); but
-** Ӡ Ҡ Ѡ are rare letters ("EDICIÓ" + NBSP + "2" is Catalan). */
+** Р52289", "Рhilips" with a Cyrillic Р in a shop's listing), nor the
+** Arabic-Indic zero ٠ before a unit ("٠٠mAh"); but Ӡ Ҡ Ѡ are rare
+** letters ("EDICIÓ" + NBSP + "2" is Catalan). */
 static int nbsp_pair_apart(const pass_ctx *x, uint32_t d, size_t j){
   utf8_unit u;
-  if( j>=x->n || d==0x420 || d==0x3A0 ) return 0;
+  if( j>=x->n || d==0x420 || d==0x3A0 || d==0x660 ) return 0;
   if( x->s[j]>='0' && x->s[j]<='9' ) return 1;
   if( d<0x370 ) return 0;
   if( x->s[j]<0x80 ) return is_ascii_alpha(x->s[j]);
@@ -1156,7 +1164,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->word_end = c->level==0 && ends_word3(x, prev, second, last, j);
     if( c->level<2 && sign_ends_word3(x, b0, prev, second, last, j) ){
       c->level = 0;
-      c->word_end = 1;
+      c->word_end = 2;
     }
   }else if( x->cs!=UTF8_MOJI_CP1251 && v.codepoint>=0x400
          && (last==0xAE || last==0x2122 || last==0x2026)
@@ -1170,7 +1178,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** is KAMAЗ), nor Greek: "TNFÎ±" is TNFα, "MÎ©" MΩ. cp1251 reads its
     ** own Latin letters so ("MГј"). */
     c->level = 0;
-    c->word_end = 1;
+    c->word_end = 2;
   }else if( (is_closing(last) || last==0xA0 || last==0x201C || last==0x2018 || last==0xAB
              || (last==0x2039 && x->single_open) || sign_after_a_tilde(b0, last))
             && upper_ext(prev) && word_ends(x, j, last)
@@ -1182,7 +1190,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** is misread too. Before a number with an NBSP, it stays alone in
     ** its run, as below ("EDICIÓ" + NBSP + "2" would give Ӡ). */
     c->level = 0;
-    if( last==0xA0 && b0>=0xC4 && nbsp_pair_apart(x, v.codepoint, j) ) c->word_end = 1;
+    if( last==0xA0 && b0>=0xC4 && nbsp_pair_apart(x, v.codepoint, j) ) c->word_end = 2;
   }else if( lowered_capital_end(x, b0, prev, v.codepoint, last, j) ){
     c->level = 0;
     c->word_end = 1;
@@ -1191,19 +1199,22 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** opening quote is misread too and in the same run ("Â«Ã…Â»") */
     c->level = 0;
     c->word_end = 1;
-  }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !letter(prev))
-         || ((b0==0xD7 || b0==0xD8) && second>=0xBC && second<=0xBE)
-         || (b0==0xD7 && prev>='0' && prev<='9')
-         || (b0>=0xC4 && last==0xA0 && nbsp_pair_apart(x, v.codepoint, j))
+  }else if( (b0>=0xC4 && last==0xA0 && nbsp_pair_apart(x, v.codepoint, j))
          || (b0>=0xC4 && (last==0x2013 || last==0x2014) && j<x->n
              && x->s[j]>='0' && x->s[j]<='9' && v.codepoint<0x370) ){
+    /* a sign or a capital set with an NBSP before what no misread letter
+    ** ending in A0 stands before (nbsp_pair_apart(): "5 × 5 m", "Ø 100",
+    ** "Hammarby × Djurgården"); a capital, a dash and a number, giving a
+    ** Latin letter: a range ("3 Å–5 Å" would give Ŗ; Ж, Η and Hebrew ז
+    ** before a digit are codes). Never taken more readily than level 0
+    ** (word_end 2: a run an NBSP glues to misread text is no reason) */
+    c->level = 0;
+    c->word_end = 2;
+  }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !letter(prev))
+         || ((b0==0xD7 || b0==0xD8) && second>=0xBC && second<=0xBE)
+         || (b0==0xD7 && prev>='0' && prev<='9') ){
     /* "12 Å²" (Å, not Lithuanian "viÅ³" for vių), "Ø½"" and "3×½";
-    ** × after a digit multiplies ("5×£35" would give Hebrew ף); a
-    ** sign or a capital set with an NBSP before what no misread letter
-    ** ending in A0 stands before (nbsp_pair_apart(): "5 × 5 m",
-    ** "Ø 100", "Hammarby × Djurgården"); a capital, a dash and a
-    ** number, giving a Latin letter: a range ("3 Å–5 Å" would give
-    ** Ŗ; Ж, Η and Hebrew ז before a digit are codes) */
+    ** × after a digit multiplies ("5×£35" would give Hebrew ף) */
     c->level = 0;
     c->word_end = 1;
   }else if( b0==0xC3 && second==0x2019 && !letter(prev) && j<x->n && x->s[j]=='s'
@@ -2109,7 +2120,8 @@ decided:
     ** beside "tÃ©Å¾â€œ" would give 鞓) */
     if( fix && candidate(x, i, b, prev, pending, &c)
      && (fix==3 ? c.level!=0 || x->cs==UTF8_MOJI_CP1251
-                  || (c.word_end ? ncand>=2 : x->rescue==2)
+                  || (c.word_end==2 ? ncand>=2 && x->rescue==2
+                      : c.word_end ? ncand>=2 : x->rescue==2)
                 : c.level>=1) ){
       unsigned char enc[4];
       size_t len = utf8_encode_scalar(c.d, enc);
