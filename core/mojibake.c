@@ -1200,13 +1200,14 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->level = 0;
     c->word_end = 1;
   }else if( (b0>=0xC4 && last==0xA0 && nbsp_pair_apart(x, v.codepoint, j))
-         || (b0>=0xC4 && (last==0x2013 || last==0x2014) && j<x->n
+         || (b0>=0xC4 && (last==0x2013 || last==0x2014) && j<x->n && !letter(prev)
              && x->s[j]>='0' && x->s[j]<='9' && v.codepoint<0x370) ){
     /* a sign or a capital set with an NBSP before what no misread letter
     ** ending in A0 stands before (nbsp_pair_apart(): "5 × 5 m", "Ø 100",
-    ** "Hammarby × Djurgården"); a capital, a dash and a number, giving a
-    ** Latin letter: a range ("3 Å–5 Å" would give Ŗ; Ж, Η and Hebrew ז
-    ** before a digit are codes). Never taken more readily than level 0
+    ** "Hammarby × Djurgården"); a capital standing apart, a dash and a
+    ** number, giving a Latin letter: a range ("3 Å–5 Å" would give Ŗ;
+    ** Ж, Η and Hebrew ז before a digit are codes, Latvian ŗ glued to a
+    ** word and a number a misread word, "pigmentsÅ—10"). Never taken more readily than level 0
     ** (word_end 2: a run an NBSP glues to misread text is no reason) */
     c->level = 0;
     c->word_end = 2;
