@@ -610,7 +610,9 @@ struct pass_ctx {
                             ** ASCII-only lower() (ascii_lowered()) */
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
   int cjk;                  /* cp1252, Latin-1: the text holds a misread
-                            ** CJK character (misread_cjk()) */
+                            ** CJK character (misread_cjk()); -1: not read
+                            ** yet (a counting pass reads it when
+                            ** sign_ends_word3() first asks) */
   int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
                             ** fixed on a sure candidate ("Â°CÂ»") */
   int word_misread;         /* the word at hand holds a run fixed whole before
@@ -933,12 +935,18 @@ static int misread_cjk(const struct pass_ctx *x){
 ** ("Ecoâ™»" is Eco♻ misread twice). */
 static int sign_ends_word3(const struct pass_ctx *x, int b0, uint32_t prev, uint32_t second,
                            uint32_t last, size_t j){
-  if( b0==0xE2 || x->cjk || x->cs==UTF8_MOJI_CP1251 ) return 0;
+  int shape;
+  if( b0==0xE2 || x->cs==UTF8_MOJI_CP1251 ) return 0;
   if( !letter(prev) || upper_ext(prev) ) return 0;
   if( !word_ends(x, j, last) ) return 0;
-  if( second==0xA0 ) return !letter(last) && !cp1252_letter(last);
-  return (second==0xAE || second==0x2122)
-      && (end_mark(last) || last==0x2022 || last==0xB7);
+  if( second==0xA0 ) shape = !letter(last) && !cp1252_letter(last);
+  else shape = (second==0xAE || second==0x2122)
+            && (end_mark(last) || last==0x2022 || last==0xB7);
+  if( !shape ) return 0;
+  /* a cache in the counting pass, read once, on first need (the
+  ** writing pass read it before writing: its out may be s) */
+  if( x->cjk<0 ) ((pass_ctx *)x)->cjk = misread_cjk(x);
+  return !x->cjk;
 }
 
 /* Rule 4's level of three characters: 0 with an NBSP among them, a soft
@@ -2305,7 +2313,9 @@ static void do_pass(pass_ctx *x){
             ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4, 1) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5, 1)
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
   x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
-  x->cjk = misread_cjk(x);
+  /* misread_cjk(): read now in the writing pass, whose out may be s,
+  ** when asked in a counting pass (most texts never ask) */
+  x->cjk = x->out ? misread_cjk(x) : -1;
   /* rule 6's à: read here once, not at every "Ã " (a value may hold
   ** thousands) nor after writing began */
   x->lowered = x->cs==UTF8_MOJI_CP1252 && holds(x->s, x->n, "\xC3\x83 ", 3, 0)
