@@ -69,15 +69,14 @@
 **        "Hammarby × Djurgården" set with NBSPs, "EDICIÓ" + NBSP + "2"),
 **        a capital then a dash before a digit giving a Latin letter (a
 **        range: "3 Å–5 Å"), under cp1252 and Latin-1 a small letter
-**        ending a word then an NBSP and a sign, or ®
-**        ™ and a closing mark (sign_ends_word3(): "på" + NBSP + "– og",
-**        "Nescafé®’s"; not in a text with other misread CJK), and there
-**        a capital and ® ™ … giving a letter of a script other than
-**        Latin and Greek, ending a word of ASCII capitals ("KIADÓ®",
-**        "VIÐ…"; TNFα is Greek's, КOЛ and MOЙ are Russian typed with
-**        Latin look-alikes), which alone in their run stay and are
-**        taken no more readily than other doubtful ones, or a capital,
-**        Ã (Ă) and ® ° • where
+**        ending a word then an NBSP and a sign, or ® ™ and a closing
+**        mark (sign_ends_word3(): "på" + NBSP + "– og", "Nescafé®’s";
+**        not in a text with other misread CJK), and there a capital and
+**        ® ™ … giving a letter of a script other than Latin and Greek,
+**        ending a word of ASCII capitals ("KIADÓ®", "VIÐ…"; TNFα is
+**        Greek's, КOЛ and MOЙ are Russian typed with Latin look-alikes),
+**        which alone in their run stay and are taken no more readily
+**        than other doubtful ones, or a capital, Ã (Ă) and ® ° • where
 **        the word ends ("CAMPANHÃ®"), or "Ã’s" (a letter's plural),
 **        which stay so too; a
 **        capital then a closing mark ’ ” » › … – — ™, NBSP, or the
@@ -928,11 +927,10 @@ static int misread_cjk(const struct pass_ctx *x){
 ** real word's end as often as a misread CJK character, which comes
 ** among others. After a small letter (a CJK character standing alone
 ** between spaces is as often misread: " ç™” " is 癔); not in a text
-** that holds another misread CJK
-** character (misread_cjk(): "什么是trie树", "AI화" and "D-day전" beside
-** other Korean, "così" + NBSP + "»" and "në" + NBSP + "–" beside
-** Latin); nor after â, whose symbols stay as sure_symbol3() says
-** ("Ecoâ™»" is Eco♻ misread twice). */
+** that holds another misread CJK character (misread_cjk(): "什么是trie树",
+** "AI화" and "D-day전" beside other Korean, but "così" + NBSP + "»" and
+** "në" + NBSP + "–" beside Latin); nor after â, whose symbols stay as
+** sure_symbol3() says ("Ecoâ™»" is Eco♻ misread twice). */
 static int sign_ends_word3(const struct pass_ctx *x, int b0, uint32_t prev, uint32_t second,
                            uint32_t last, size_t j){
   int shape;
@@ -1117,7 +1115,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   int b0 = enc_byte(x->cs, u.codepoint), need, k;
   uint32_t last = 0, second = 0;
   size_t j = i + u.length;
-  int c1 = 0;
+  int c1 = 0, a0_apart;
   utf8_unit v;
   need = lead_len(b0) - 1;                  /* continuation bytes */
   if( need<1 ) return 0;
@@ -1155,6 +1153,8 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     if( need==1 && c->level==0 && any_quote(prev) && any_quote(last) ) c->word_end = 1;
     return c->level>=-3;
   }
+  /* a lead and an NBSP that are a real sign or capital and a space */
+  a0_apart = need==1 && last==0xA0 && b0>=0xC4 && nbsp_pair_apart(x, v.codepoint, j);
   if( need==3 ){
     /* ðŸ˜€: no text has ð and three marks, but "ð" + NBSP + "–" + NBSP
     ** is Icelandic set with French spaces (an emoji's "ðŸ" is no
@@ -1198,7 +1198,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** is misread too. Before a number with an NBSP, it stays alone in
     ** its run, as below ("EDICIÓ" + NBSP + "2" would give Ӡ). */
     c->level = 0;
-    if( last==0xA0 && b0>=0xC4 && nbsp_pair_apart(x, v.codepoint, j) ) c->word_end = 2;
+    if( a0_apart ) c->word_end = 2;
   }else if( lowered_capital_end(x, b0, prev, v.codepoint, last, j) ){
     c->level = 0;
     c->word_end = 1;
@@ -1207,16 +1207,17 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** opening quote is misread too and in the same run ("Â«Ã…Â»") */
     c->level = 0;
     c->word_end = 1;
-  }else if( (b0>=0xC4 && last==0xA0 && nbsp_pair_apart(x, v.codepoint, j))
+  }else if( a0_apart
          || (b0>=0xC4 && (last==0x2013 || last==0x2014) && j<x->n && !letter(prev)
              && x->s[j]>='0' && x->s[j]<='9' && v.codepoint<0x370) ){
     /* a sign or a capital set with an NBSP before what no misread letter
     ** ending in A0 stands before (nbsp_pair_apart(): "5 × 5 m", "Ø 100",
     ** "Hammarby × Djurgården"); a capital standing apart, a dash and a
     ** number, giving a Latin letter: a range ("3 Å–5 Å" would give Ŗ;
-    ** Ж, Η and Hebrew ז before a digit are codes, Latvian ŗ glued to a
-    ** word and a number a misread word, "pigmentsÅ—10"). Never taken more readily than level 0
-    ** (word_end 2: a run an NBSP glues to misread text is no reason) */
+    ** Ж, Η and Hebrew ז before a digit are codes, and Latvian ŗ glued
+    ** to a word and a number a misread word, "pigmentsÅ—10"). Never
+    ** taken more readily than level 0 (word_end 2: a run an NBSP glues
+    ** to misread text is no reason) */
     c->level = 0;
     c->word_end = 2;
   }else if( (b0==0xC5 && (second==0xB2 || second==0xB3) && !letter(prev))
@@ -2313,8 +2314,9 @@ static void do_pass(pass_ctx *x){
             ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4, 1) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5, 1)
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
   x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
-  /* misread_cjk(): read now in the writing pass, whose out may be s,
-  ** when asked in a counting pass (most texts never ask) */
+  /* misread_cjk(): in the writing pass now, before its out (which may
+  ** be s) overwrites the text; in a counting pass only when asked (most
+  ** texts never are) */
   x->cjk = x->out ? misread_cjk(x) : -1;
   /* rule 6's à: read here once, not at every "Ã " (a value may hold
   ** thousands) nor after writing began */
