@@ -178,8 +178,13 @@
 **    nor NBSP then a space typography). When every non-ASCII character
 **    of the value is in a candidate, "В»" is undone even where the
 **    value's « is not misread ("Главная В» Новости": breadcrumbs;
-**    «Витамин В» is real, but its « is in no candidate). A run that is one sign of punctuation,
-**    currency or letterlike symbols ("вЂ”" for —, "в‚¬" €, "в„–" №: в
+**    «Витамин В» is real, but its « is in no candidate); so is a run of
+**    one candidate giving a Latin letter glued to a word of ASCII letters
+**    not all twins of Cyrillic ones, or whose sign is glued to a letter
+**    after it ("DГњRER" DÜRER, "MГ“MM" MÓMM; not "CPЕЋA", typed on two
+**    keyboards, "DЕЅIGN", Latin with look-alikes, nor "Г" + NBSP before a
+**    word). A run that is one sign of
+**    punctuation, currency or letterlike symbols ("вЂ”" for —, "в‚¬" €, "в„–" №: в
 **    then Ђ Ѓ ‚ „, which no word holds) is undone on its own, but does
 **    not make the value known misread ("Ті вЂ”" gives "Ті —"); so is
 **    an arrow, a box, a shape or a dingbat led by в (symbol_1251(): "в†’"
@@ -216,7 +221,13 @@
 **    Cyrillic word ("–∏" for и) once a Cyrillic run of the value was
 **    fixed, and a lone CJK, kana or Hangul character standing apart
 **    (lone_east_asian(): "çš™" for 皙, "Áöô" under MacRoman; not a letter
-**    and two closing marks, "é…»"). A MacRoman tell-tale (not ƒ) then a sign of mathematics (π ±
+**    and two closing marks, "é…»"); under cp1250 "Ä›" before a small
+**    letter (ě starting a word: a closing guillemet is glued to no letter
+**    after it; alone, "Ä›uk" stays), and in a value misread throughout
+**    (every non-ASCII character in a candidate) Ĺ then an NBSP after a
+**    word of ASCII capitals ("ZĹ" + NBSP + "HÄŚD" for ZŠHČD; not Ĺ then
+**    a closing mark, Slovak "ODHAĹ…"; not Â, Turkish "HALÂ»", nor Ă,
+**    "CASĂ"). A MacRoman tell-tale (not ƒ) then a sign of mathematics (π ±
 **    ∞ Ω ∑ ∫ µ ° ∂ ∏ ≤ ≥ ≠ ¬ √ ≈ ∆ ◊) is doubtful with no letter on either
 **    side ("σ=√∑(x", "¬π"), ≈ so before a digit or a sign ("θ≈π/2"), and
 **    a degree before C or F ("∆°C"); "¬´" after an ASCII sign but "."
@@ -1865,6 +1876,30 @@ static size_t run_end(const pass_ctx *x, size_t p){
   return q;
 }
 
+/* Rule 8's rescue in a value misread throughout: the ASCII letters
+** glued to s[a..b) on either side fit a Latin letter d there: among
+** capitals only (two at least) d is a capital ("PSГЈ18" would give a
+** small ã inside a code of capitals), after a small letter not a capital.
+** *untwinned: one of them has no Cyrillic twin ("D" + "Гњ" + "RER": D,
+** R; not "CP" + "ЕЋ" + "A", a Cyrillic word typed on two keyboards). */
+static int glued_case_fits(const pass_ctx *x, size_t a, size_t b, uint32_t d,
+                           int *untwinned){
+  static const char twins[] = "ABCEHIKMOPTXYacejikopsxy";
+  size_t k;
+  int caps = 0, small = 0;
+  *untwinned = 0;
+  for(k=a; k>0 && is_ascii_alpha(x->s[k-1]); k--){
+    if( !strchr(twins, x->s[k-1]) ) *untwinned = 1;
+    if( is_ascii_small(x->s[k-1]) ) small++; else caps++;
+  }
+  for(k=b; k<x->n && is_ascii_alpha(x->s[k]); k++){
+    if( !strchr(twins, x->s[k]) ) *untwinned = 1;
+    if( is_ascii_small(x->s[k]) ) small++; else caps++;
+  }
+  if( small==0 && caps>=2 && !upper_ext(d) ) return 0;
+  return !(a>0 && is_ascii_small(x->s[a-1]) && upper_ext(d));
+}
+
 /*
 ** Rule 5b: does the word at hand hold, after s[b], a run fixed whole?
 ** (Before b, x->word_misread says.) A word is a stretch of ASCII
@@ -2016,6 +2051,28 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
      && ((cyr+sign==1 && (!nbsp2 || (x->rescue==2 && sign)))
          || (glued && (sign || latin_like(c.d)))
          || lone_east_asian(x, a, b, before_run, ncand, &c)) ) fix = 3;
+    /* in a value misread throughout (rescue 2: every character in a
+    ** candidate, none of real Cyrillic words beside), a Latin letter
+    ** glued to a word of ASCII letters not all twins of Cyrillic ones
+    ** ("DГњRER" for DÜRER), or whose sign is glued to a letter after it
+    ** ("MГ“MM" for MÓMM: no mark of Russian text is so): a real word
+    ** mixing the alphabets would have been misread with the rest. Only
+    ** a letter of their case (glued_case_fits(): "PSГЈ18" would put a
+    ** small ã in a code of capitals). Not a Cyrillic word typed on two
+    ** keyboards ("CPЕЋA"), nor a one-letter
+    ** word and an NBSP ("Г" + NBSP before a misread word; "XYZЕ" + NBSP
+    ** is glued), nor a twin of a Latin letter second at a word's start
+    ** ("Гіhi", Ukrainian on two keyboards) or after Е ("Еіght", "DЕЅIGN",
+    ** "RЕІSE": Latin words spelled with Cyrillic look-alikes) */
+    if( !fix && x->rescue==2 && ncand==1 && x->leftover==left0 && latin_like(c.d)
+     && !rare_latin(c.d) && !odd ){
+      int before = a>0 && is_ascii_alpha(x->s[a-1]);
+      int after = b<x->n && is_ascii_alpha(x->s[b]);
+      int untwinned, fits = glued_case_fits(x, a, b, c.d, &untwinned);
+      if( (c.last!=0xA0 || before) && fits
+       && (untwinned || (after && c.second!=0xA0 && script_of(c.second)==SCRIPT_NONE))
+       && !(latin_twin(c.second) && (!before || (x->s[a]==0xD0 && x->s[a+1]==0x95))) ) fix = 3;
+    }
     /* punctuation, currency and letterlike signs alone in their run
     ** ("вЂ”" for —, "в‚¬" €, "в„–" №): в then Ђ Ѓ ‚ „ is in no word of
     ** any language. Undone on their own evidence, but they do not make
@@ -2047,6 +2104,22 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
      && x->cyrillic>0 && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
     /* one CJK character standing alone ("çš™" for 皙) */
     if( !fix && x->rescue && lone ) fix = 3;
+    /* "Ä›" before a small letter in a value known misread: ě starting a
+    ** word ("Ä›hlÄ›ÄŤ"), since a closing guillemet is glued to no letter
+    ** after it (alone, "Ä›uk" stays: ě starts no Czech word either) */
+    if( !fix && x->rescue && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
+     && c.nchars==2 && x->s[a]==0xC3 && x->s[a+1]==0x84 && c.second==0x203A
+     && b<x->n && is_ascii_small(x->s[b]) ) fix = 3;
+    /* cp1250's Ĺ then an NBSP (Š) between ASCII capitals ("ZĹ" + NBSP +
+    ** "HÄŚD" of ZŠHČD, "RUMUNĹ" + NBSP + "TINA") in a value misread
+    ** throughout (rescue 2), as rule 5 has it for cp1252. Not before a
+    ** space, a digit or the end ("SOĹ" + NBSP + "1"), nor Ĺ then a
+    ** closing mark: Slovak "ODHAĹ…", "ZVOĹ”" end so (forms of the
+    ** hunspell list); not Â, Turkish "HALÂ»"; nor Ă, Romanian "CASĂ" */
+    if( !fix && x->rescue==2 && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
+     && c.level==0 && c.nchars==2 && x->s[a]==0xC4 && x->s[a+1]==0xB9
+     && c.last==0xA0 && ascii_caps_before(x, a, c.d)
+     && b<x->n && x->s[b]>='A' && x->s[b]<='Z' ) fix = 3;
     if( ncand==0 ) fix = 0;
     nbsp = x->cs==UTF8_MOJI_CP1250 ? nbsp_at_end(x, a, b, before_run) : 0;
     goto decided;
