@@ -1877,26 +1877,28 @@ static size_t run_end(const pass_ctx *x, size_t p){
 }
 
 /* Rule 8's rescue in a value misread throughout: the ASCII letters
-** glued to s[a..b) on either side fit a Latin letter d there: among
-** capitals only (two at least) d is a capital ("PSГЈ18" would give a
-** small ã inside a code of capitals), after a small letter not a capital.
+** glued to s[a..b) on either side fit a Latin letter d there: after
+** two capitals or more, or among capitals only, d is a capital ("PSГЈ18"
+** would give a small ã inside a code of capitals, "FREГ" + NBSP +
+** "Stock" à after FRE), after a small letter not a capital.
 ** *untwinned: one of them has no Cyrillic twin ("D" + "Гњ" + "RER": D,
 ** R; not "CP" + "ЕЋ" + "A", a Cyrillic word typed on two keyboards). */
 static int glued_case_fits(const pass_ctx *x, size_t a, size_t b, uint32_t d,
                            int *untwinned){
   static const char twins[] = "ABCEHIKMOPTXYacejikopsxy";
   size_t k;
-  int caps = 0, small = 0;
+  int caps = 0, small = 0, caps_before;
   *untwinned = 0;
   for(k=a; k>0 && is_ascii_alpha(x->s[k-1]); k--){
     if( !strchr(twins, x->s[k-1]) ) *untwinned = 1;
     if( is_ascii_small(x->s[k-1]) ) small++; else caps++;
   }
+  caps_before = small==0 ? caps : 0;
   for(k=b; k<x->n && is_ascii_alpha(x->s[k]); k++){
     if( !strchr(twins, x->s[k]) ) *untwinned = 1;
     if( is_ascii_small(x->s[k]) ) small++; else caps++;
   }
-  if( small==0 && caps>=2 && !upper_ext(d) ) return 0;
+  if( !upper_ext(d) && (caps_before>=2 || (small==0 && caps>=2)) ) return 0;
   return !(a>0 && is_ascii_small(x->s[a-1]) && upper_ext(d));
 }
 
