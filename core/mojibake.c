@@ -179,12 +179,12 @@
 **    of the value is in a candidate, "В»" is undone even where the
 **    value's « is not misread ("Главная В» Новости": breadcrumbs;
 **    «Витамин В» is real, but its « is in no candidate); so is a run of
-**    one candidate giving a Latin letter glued to a word of ASCII letters
-**    not all twins of Cyrillic ones, or whose sign is glued to a letter
-**    after it ("DГњRER" DÜRER, "MГ“MM" MÓMM; not "CPЕЋA", typed on two
-**    keyboards, "DЕЅIGN", Latin with look-alikes, nor "Г" + NBSP before a
-**    word). A run that is one sign of
-**    punctuation, currency or letterlike symbols ("вЂ”" for —, "в‚¬" €, "в„–" №: в
+**    one candidate giving a Latin letter of their case glued to ASCII
+**    letters not all twins of Cyrillic ones, or whose sign is glued to a
+**    letter after it ("KГ“MA" for KÓMA; not "CPЕЋA", typed on two
+**    keyboards, "DЕЅIGN", Latin with look-alikes, "PSГЈ18", nor "Г" +
+**    NBSP before a word). A run that is one sign of punctuation,
+**    currency or letterlike symbols ("вЂ”" for —, "в‚¬" €, "в„–" №: в
 **    then Ђ Ѓ ‚ „, which no word holds) is undone on its own, but does
 **    not make the value known misread ("Ті вЂ”" gives "Ті —"); so is
 **    an arrow, a box, a shape or a dingbat led by в (symbol_1251(): "в†’"
@@ -224,9 +224,9 @@
 **    and two closing marks, "é…»"); under cp1250 "Ä›" before a small
 **    letter (ě starting a word: a closing guillemet is glued to no letter
 **    after it; alone, "Ä›uk" stays), and in a value misread throughout
-**    (every non-ASCII character in a candidate) Ĺ then an NBSP after a
-**    word of ASCII capitals ("ZĹ" + NBSP + "HÄŚD" for ZŠHČD; not Ĺ then
-**    a closing mark, Slovak "ODHAĹ…"; not Â, Turkish "HALÂ»", nor Ă,
+**    (every non-ASCII character in a candidate) Ĺ then an NBSP between
+**    ASCII capitals ("ZĹ" + NBSP + "HÄŚD" for ZŠHČD; not Ĺ then a
+**    closing mark, Slovak "ODHAĹ…"; not Â, Turkish "HALÂ»", nor Ă,
 **    "CASĂ"). A MacRoman tell-tale (not ƒ) then a sign of mathematics (π ±
 **    ∞ Ω ∑ ∫ µ ° ∂ ∏ ≤ ≥ ≠ ¬ √ ≈ ∆ ◊) is doubtful with no letter on either
 **    side ("σ=√∑(x", "¬π"), ≈ so before a digit or a sign ("θ≈π/2"), and
@@ -2054,18 +2054,17 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
          || (glued && (sign || latin_like(c.d)))
          || lone_east_asian(x, a, b, before_run, ncand, &c)) ) fix = 3;
     /* in a value misread throughout (rescue 2: every character in a
-    ** candidate, none of real Cyrillic words beside), a Latin letter
-    ** glued to a word of ASCII letters not all twins of Cyrillic ones
-    ** ("DГњRER" for DÜRER), or whose sign is glued to a letter after it
-    ** ("MГ“MM" for MÓMM: no mark of Russian text is so): a real word
-    ** mixing the alphabets would have been misread with the rest. Only
-    ** a letter of their case (glued_case_fits(): "PSГЈ18" would put a
-    ** small ã in a code of capitals). Not a Cyrillic word typed on two
-    ** keyboards ("CPЕЋA"), nor a one-letter
-    ** word and an NBSP ("Г" + NBSP before a misread word; "XYZЕ" + NBSP
-    ** is glued), nor a twin of a Latin letter second at a word's start
-    ** ("Гіhi", Ukrainian on two keyboards) or after Е ("Еіght", "DЕЅIGN",
-    ** "RЕІSE": Latin words spelled with Cyrillic look-alikes) */
+    ** candidate, no real Cyrillic word beside), a Latin letter glued to
+    ** ASCII letters not all twins of Cyrillic ones, or whose sign is
+    ** glued to a letter after it ("KГ“MA" for KÓMA: no mark of Russian
+    ** text sits so): a real word mixing the alphabets would have been
+    ** misread with the rest. Only a letter of their case
+    ** (glued_case_fits(): "PSГЈ18" would put a small ã in a code of
+    ** capitals). Not a Cyrillic word typed on two keyboards ("CPЕЋA"),
+    ** nor a one-letter word and an NBSP ("Г" + NBSP before a misread
+    ** word; "XYZЕ" + NBSP is glued), nor a twin of a Latin letter second
+    ** at a word's start ("Гіhi", Ukrainian on two keyboards) or after Е
+    ** ("Еіght", "DЕЅIGN", "RЕІSE": Latin spelled with look-alikes) */
     if( !fix && x->rescue==2 && ncand==1 && x->leftover==left0 && latin_like(c.d)
      && !rare_latin(c.d) && !odd ){
       int before = a>0 && is_ascii_alpha(x->s[a-1]);
@@ -2106,18 +2105,19 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
      && x->cyrillic>0 && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
     /* one CJK character standing alone ("çš™" for 皙) */
     if( !fix && x->rescue && lone ) fix = 3;
-    /* "Ä›" before a small letter in a value known misread: ě starting a
-    ** word ("Ä›hlÄ›ÄŤ"), since a closing guillemet is glued to no letter
-    ** after it (alone, "Ä›uk" stays: ě starts no Czech word either) */
+    /* "Ä›" (C3 84 is Ä) before a small letter in a value known misread:
+    ** ě starting a word ("Ä›hlÄ›ÄŤ"), since a closing guillemet is glued
+    ** to no letter after it (alone, "Ä›uk" stays: ě starts no Czech word
+    ** either) */
     if( !fix && x->rescue && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
      && c.nchars==2 && x->s[a]==0xC3 && x->s[a+1]==0x84 && c.second==0x203A
      && b<x->n && is_ascii_small(x->s[b]) ) fix = 3;
-    /* cp1250's Ĺ then an NBSP (Š) between ASCII capitals ("ZĹ" + NBSP +
-    ** "HÄŚD" of ZŠHČD, "RUMUNĹ" + NBSP + "TINA") in a value misread
-    ** throughout (rescue 2), as rule 5 has it for cp1252. Not before a
-    ** space, a digit or the end ("SOĹ" + NBSP + "1"), nor Ĺ then a
-    ** closing mark: Slovak "ODHAĹ…", "ZVOĹ”" end so (forms of the
-    ** hunspell list); not Â, Turkish "HALÂ»"; nor Ă, Romanian "CASĂ" */
+    /* cp1250's Ĺ (C4 B9) then an NBSP, Š, between ASCII capitals ("ZĹ"
+    ** + NBSP + "HÄŚD" of ZŠHČD, "RUMUNĹ" + NBSP + "TINA") in a value
+    ** misread throughout (rescue 2), as rule 5 has it for cp1252. Not
+    ** before a space, a digit or the end ("SOĹ" + NBSP + "1"), nor Ĺ
+    ** then a closing mark: Slovak "ODHAĹ…", "ZVOĹ”" end so (forms of
+    ** the hunspell list); not Â, Turkish "HALÂ»"; nor Ă, "CASĂ" */
     if( !fix && x->rescue==2 && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
      && c.level==0 && c.nchars==2 && x->s[a]==0xC4 && x->s[a+1]==0xB9
      && c.last==0xA0 && ascii_caps_before(x, a, c.d)
