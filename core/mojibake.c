@@ -1081,6 +1081,12 @@ static int lead_len(int b0){
   return b0>=0xF0 && b0<=0xF4 ? 4 : b0>=0xE0 && b0<=0xEF ? 3 : b0>=0xC2 && b0<=0xDF ? 2 : 0;
 }
 
+/* The capitals with a Russian look-alike: twin_upper() but J and S,
+** whose twins Ј Ѕ are Serbian and Macedonian. */
+static int russian_twin_upper(unsigned char c){
+  return c>='A' && c<='Z' && strchr("ABCEHIKMOPTXY", c)!=0;
+}
+
 /* Is s[i] after a word of ASCII capitals, from its start, that is
 ** Latin? Not when d, the character at s[i], is Cyrillic and every
 ** capital is one of its look-alikes (A B C E H I K M O P T X Y): Russian
@@ -1090,7 +1096,7 @@ static int ascii_caps_before(const pass_ctx *x, size_t i, uint32_t d){
   size_t k = i;
   int lookalike = 1;
   while( k>0 && x->s[k-1]>='A' && x->s[k-1]<='Z' ){
-    if( !strchr("ABCEHIKMOPTXY", x->s[k-1]) ) lookalike = 0;
+    if( !russian_twin_upper(x->s[k-1]) ) lookalike = 0;
     k--;
   }
   if( lookalike && d>=0x400 && d<=0x52F ) return 0;
@@ -1881,21 +1887,21 @@ static size_t run_end(const pass_ctx *x, size_t p){
 ** two capitals or more, or among capitals only, d is a capital ("PSГЈ18"
 ** would give a small ã inside a code of capitals, "FREГ" + NBSP +
 ** "Stock" à after FRE), after a small letter not a capital.
-** *untwinned: one of them has no Cyrillic twin ("D" + "Гњ" + "RER": D,
-** R; not "CP" + "ЕЋ" + "A", a Cyrillic word typed on two keyboards). */
+** *untwinned: one of them has no Russian look-alike (russian_twin_upper(),
+** twin_lower(): "D" + "Гњ" + "RER": D, R; not "CP" + "ЕЋ" + "A", a
+** Cyrillic word typed on two keyboards). */
 static int glued_case_fits(const pass_ctx *x, size_t a, size_t b, uint32_t d,
                            int *untwinned){
-  static const char twins[] = "ABCEHIKMOPTXYacejikopsxy";
   size_t k;
   int caps = 0, small = 0, caps_before;
   *untwinned = 0;
   for(k=a; k>0 && is_ascii_alpha(x->s[k-1]); k--){
-    if( !strchr(twins, x->s[k-1]) ) *untwinned = 1;
+    if( !russian_twin_upper(x->s[k-1]) && !twin_lower(x->s[k-1]) ) *untwinned = 1;
     if( is_ascii_small(x->s[k-1]) ) small++; else caps++;
   }
   caps_before = small==0 ? caps : 0;
   for(k=b; k<x->n && is_ascii_alpha(x->s[k]); k++){
-    if( !strchr(twins, x->s[k]) ) *untwinned = 1;
+    if( !russian_twin_upper(x->s[k]) && !twin_lower(x->s[k]) ) *untwinned = 1;
     if( is_ascii_small(x->s[k]) ) small++; else caps++;
   }
   if( !upper_ext(d) && (caps_before>=2 || (small==0 && caps>=2)) ) return 0;
