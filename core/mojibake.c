@@ -183,8 +183,10 @@
 **    letters not all twins of Cyrillic ones, or whose sign is glued to a
 **    letter after it ("KГ“MA" for KÓMA; not "CPЕЋA", typed on two
 **    keyboards, "DЕЅIGN", Latin with look-alikes, "PSГЈ18", nor "Г" +
-**    NBSP before a word). A run that is one sign of punctuation,
-**    currency or letterlike symbols ("вЂ”" for —, "в‚¬" €, "в„–" №: в
+**    NBSP before a word). "KДЌ" after a number is Kč (czech_crowns()),
+**    glued to its K whatever the K's twin. A run that is one sign of
+**    punctuation, currency or letterlike symbols ("вЂ”" for —, "в‚¬" €,
+**    "в„–" №: в
 **    then Ђ Ѓ ‚ „, which no word holds) is undone on its own, but does
 **    not make the value known misread ("Ті вЂ”" gives "Ті —"); so is
 **    an arrow, a box, a shape or a dingbat led by в (symbol_1251(): "в†’"
@@ -195,7 +197,15 @@
 **    Western text, so a candidate counts only when its lead is a
 **    tell-tale: MacRoman ¬ √ ƒ ≈ ∆ ‚ and the Apple logo, or any lead of a
 **    three-byte character (√©, ‚Äô, ÊÄó); cp1250 Â Ă Ä Ĺ â đ (Ă©, Ĺ™,
-**    Ä›, â€ž); and Romanian ș ț inside a word, cp1250's "Č™" "Č›" and
+**    Ä›, â€ž); under cp1250 any lead followed by a C1 control of a byte
+**    it leaves undefined (81 83 88 90 98, which decoders pass through as
+**    the controls and no text holds: "Ń" + U+0083 у, "Č" + U+0098
+**    Romanian Ș, "Ň" + U+0090 Ukrainian Ґ; in a value rule 1's filter
+**    lets through on a lead of its table, whose scan does not look for
+**    the controls: that cost prose 5% of its speed), and á then two giving a
+**    Vietnamese letter, levels as cp1252's "á»‘" has them in rule 4
+**    ("áş·" ặ sure, "á»‘" ố weak); and Romanian ș ț inside a word,
+**    cp1250's "Č™" "Č›" and
 **    MacRoman's "»ô" "»õ" before a small letter (under MacRoman only
 **    after a letter: »ôter« is German quotes) or after one ("BabeČ™"),
 **    since no text puts ™ › inside a word or a guillemet between
@@ -227,7 +237,18 @@
 **    (every non-ASCII character in a candidate) Ĺ then an NBSP between
 **    ASCII capitals ("ZĹ" + NBSP + "HÄŚD" for ZŠHČD; not Ĺ then a
 **    closing mark, Slovak "ODHAĹ…"; not Â, Turkish "HALÂ»", nor Ă,
-**    "CASĂ"). A MacRoman tell-tale (not ƒ) then a sign of mathematics (π ±
+**    "CASĂ"). Also under cp1250: weak Vietnamese letters ("á»‘" before a
+**    letter: "Quá»‘c"; "está»—dijo" is Spanish; "Ć°" "Ćˇ" "ĆŻ", ư ơ Ư)
+**    in a value that holds "áş" (ặ ả ấ), "ÄŤ" as the č of Czech crowns
+**    after a number ("3754,03 KÄŤ": czech_crowns(); Slovak "PÄŤ" is five),
+**    and in a value misread throughout "Â" + NBSP after a word of one
+**    ASCII capital before a letter (a Czech preposition bound to its
+**    word: "ZÂ" + NBSP + "Ostravy"; no word of one letter ends in Â),
+**    "Čš" at a word's start or after a capital (Romanian Ț: "Čšurcanu",
+**    weak alone, since made-up words may start so), and one Greek letter
+**    starting a word (a symbol: "Î» = 550 nm", "Î”H"; not MacRoman's
+**    "Œ±", whose Œ starts French words). A MacRoman tell-tale (not ƒ)
+**    then a sign of mathematics (π ±
 **    ∞ Ω ∑ ∫ µ ° ∂ ∏ ≤ ≥ ≠ ¬ √ ≈ ∆ ◊) is doubtful with no letter on either
 **    side ("σ=√∑(x", "¬π"), ≈ so before a digit or a sign ("θ≈π/2"), and
 **    a degree before C or F ("∆°C"); "¬´" after an ASCII sign but "."
@@ -619,6 +640,8 @@ struct pass_ctx {
   int lowered;              /* cp1252: the text holds "Ã " and was lowered by an
                             ** ASCII-only lower() (ascii_lowered()) */
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
+  int viet;                 /* cp1250: the text holds "áş", the lead of a
+                            ** Vietnamese letter (ặ ả ấ) no text spells */
   int cjk;                  /* cp1252, Latin-1: the text holds a misread
                             ** CJK character (misread_cjk()); -1: not read
                             ** yet (a counting pass reads it when
@@ -753,8 +776,12 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
                         uint32_t prev, uint32_t second, uint32_t last,
                         size_t j){
   int mac = x->cs==UTF8_MOJI_MACROMAN;
+  /* cp1250's á then two of bytes 80-BF giving a Vietnamese letter
+  ** (U+1EA0..U+1EF9: "áş·" ặ, "á»‘" ố): as cp1252 reads the same "á»‘"
+  ** (level3(): "á»" + a mark may end a Spanish word in quotes) */
   int tell = b0==0xC2 || b0==0xC3 || b0==0xC4 || b0==0xC5 || b0==0xE2 || b0==0xF0
-          || (mac && (need==2 || b0==0xC6));
+          || (mac && (need==2 || b0==0xC6))
+          || (!mac && b0==0xE1 && d>=0x1EA0 && d<=0x1EF9);
   /* Romanian ș ț: cp1250's "Č™" "Č›", MacRoman's "»ô" "»õ"
   ** - before a small letter ("CeauČ™escu", "Achime»õe»ôti"): no text
   **   puts ™ › inside a word, nor a guillemet between letters; under
@@ -767,6 +794,17 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
    && ((j<x->n && is_ascii_small(x->s[j])
         && (!mac || is_ascii_alpha(prev) || prev==0xC9 || prev==0xA2 || prev==0xC6))
        || is_ascii_small(prev)) ) return 2;
+  /* Romanian Ț: cp1250's "Čš" before an ASCII letter, at a word's start
+  ** or after a capital ("Čšurcanu", "PANIFICAČšIE"): weak, a rescue in
+  ** a value misread throughout (do_run()); no language writes a small š
+  ** after a capital Č there, but made-up words may (MacRoman's "»ö"
+  ** opens a German quote) */
+  if( !mac && b0==0xC8 && d==0x21A && pending==0 && j<x->n && is_ascii_alpha(x->s[j])
+   && !(letter(prev) && !upper_ext(prev)) ) return 1;
+  /* Vietnamese ư ơ Ư: cp1250's "Ć°" "Ćˇ" "ĆŻ" (Ć then ° ˇ Ż is in no
+  ** word; "Ć" + NBSP, Ơ, ends Croatian names of capitals): weak, taken
+  ** beside other Vietnamese (do_run()) */
+  if( !mac && b0==0xC6 && pending==0 && (d==0x1A1 || d==0x1AF || d==0x1B0) ) return 1;
   /* "Ë‡", "Œ©": ˇ and Ω, continuation bytes of a deeper misreading */
   if( !tell && pending>0 ) return 0;
   /* Greek (MacRoman Œ œ, cp1250 Î Ď): -3, three in a run (rule 9) */
@@ -782,6 +820,14 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
     ** quotes as often: only the punctuation that text uses is sure
     ** ("‚Äô" ’, "‚Äú" “, "‚Ä¶" …, "‚Ç¨" €), not ‚Ää's hair space */
     if( b0==0xE2 && sure_symbol3(x, d, prev, second, last, j) ) return 2;
+    /* cp1250's "á»" and a third (ố ồ ợ): a Spanish word ending in á and a
+    ** closing guillemet may be glued to a mark ("está»—dijo", "quizá»‘"):
+    ** weak at most, where "áş" (ặ ả ấ: ş follows á in no language) is as
+    ** level3() says */
+    if( b0==0xE1 && second==0xBB ){
+      int l = level3(x, prev, second, last, j);
+      return l>1 ? 1 : l;
+    }
     if( mac && !common_punct(d) ) return 0;
     return level3(x, prev, second, last, j);
   }
@@ -1132,7 +1178,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   int b0 = enc_byte(x->cs, u.codepoint), need, k;
   uint32_t last = 0, second = 0;
   size_t j = i + u.length;
-  int c1 = 0, a0_apart;
+  int c1 = 0, ctl = 0, a0_apart;
   utf8_unit v;
   need = lead_len(b0) - 1;                  /* continuation bytes */
   if( need<1 ) return 0;
@@ -1144,6 +1190,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     bk = enc_byte(x->cs, u.codepoint);
     if( bk<0x80 || bk>0xBF ) return 0;
     if( latin1_c1(u.codepoint) ) c1 = 1;
+    if( u.codepoint>=0x80 && u.codepoint<0xA0 ) ctl = 1;
     buf[k] = (unsigned char)bk;
     if( k==1 ) second = u.codepoint;
     last = u.codepoint;
@@ -1165,7 +1212,13 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   c->second = second;
   c->word_end = 0;
   if( strict_cs(x->cs) ){
-    c->level = strict_level(x, b0, need, v.codepoint, pending, prev, second, last, j);
+    /* a C1 control as a continuation byte: cp1250 leaves 81 83 88 90 98
+    ** undefined and decoders pass them through as the controls of the
+    ** same value, which no text holds otherwise. After any lead it is
+    ** sure ("Ń" + U+0083 is у, "Č" + U+0098 Romanian Ș, "Ň" + U+0090
+    ** Ukrainian Ґ, "Ä" + U+0090 Đ); MacRoman has no such byte */
+    c->level = ctl && pending==0 ? 2
+             : strict_level(x, b0, need, v.codepoint, pending, prev, second, last, j);
     if( need==2 ) c->word_end = c->level==0 && ends_word3(x, prev, second, last, j);
     if( need==1 && c->level==0 && any_quote(prev) && any_quote(last) ) c->word_end = 1;
     return c->level>=-3;
@@ -1476,6 +1529,24 @@ static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
 static int rare_latin(uint32_t d){
   return d==0x178 || d==0x132 || d==0x133 || d==0x138 || d==0x149 || d==0x17F;
 }
+/* Is the run s[a..b), giving d, the č of Czech crowns after a number
+** ("3754,03 Kč", "12" + NBSP + "500" + NBSP + "Kč"; misread, the NBSP
+** is misread too: "Â" + NBSP under cp1250, "В" + NBSP under cp1251)?
+** Then K glued to it is no word of capitals ("KÄŤ" beside Slovak "PÄŤ",
+** five; "KДЌ" beside a Cyrillic word typed on two keyboards). */
+static int czech_crowns(const pass_ctx *x, size_t a, size_t b, uint32_t d){
+  size_t q;
+  if( d!=0x10D || a<3 || x->s[a-1]!='K' ) return 0;
+  if( b<x->n && (is_ascii_alnum(x->s[b]) || x->s[b]>=0x80) ) return 0;
+  q = a-1;                                  /* K */
+  if( x->s[q-1]==' ' ) q--;
+  else if( x->s[q-1]==0xA0 && x->s[q-2]==0xC2 ){
+    q -= 2;
+    if( q>=2 && ((x->s[q-2]==0xC3 && x->s[q-1]==0x82) || (x->s[q-2]==0xD0 && x->s[q-1]==0x92)) ) q -= 2;
+  }else return 0;
+  return q>=1 && x->s[q-1]>='0' && x->s[q-1]<='9';
+}
+
 static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
                        uint32_t second, uint32_t last){
   size_t p, q;
@@ -1483,6 +1554,7 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
   uint32_t first = utf8_decode_valid(x->s+a).codepoint;
   int case_break = !start && ((first>=0x400 && first<=0x42F) || first==0x490)
                 && ((second>=0x430 && second<=0x45F) || second==0x491);
+  if( czech_crowns(x, a, b, d) ) return 2;
   /* a capital after a small letter is no word's spelling ("abcГ“" would
   ** give Ó, "abcД»" Ļ): only a word of capitals glues before it */
   if( !start && upper_ext(d) && x->s[a-1]>='a' ) return 0;
@@ -1946,10 +2018,16 @@ static int word_misread_at(pass_ctx *x, size_t b){
   return last>b;
 }
 
+/* Is u a character cp1252 and cp1250 both have, at the same byte? */
+static int same_in_1252(uint32_t u){
+  int b = enc_byte(UTF8_MOJI_CP1250, u);
+  return b>=0 && b==enc_byte(UTF8_MOJI_CP1252, u);
+}
+
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
-  size_t cyr = 0, sign = 0, nbsp2 = 0, odd = 0, doubt = 0, sep = 0;
+  size_t cyr = 0, sign = 0, nbsp2 = 0, odd = 0, doubt = 0, sep = 0, viet = 0;
   int script = 0, mixed = 0;
   size_t left0 = x->leftover, conf0 = x->confident;
   uint32_t prev = x->prev, before_run = x->prev;
@@ -1967,13 +2045,22 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   while( i<b ){
     if( candidate(x, i, b, prev, pending, &c) ){
       ncand++;
-      x->potential += (size_t)c.nchars;
+      /* what this reading alone might take in; not cp1250's Vietnamese
+      ** letters that cp1252 reads from the same characters ("á»…" of ễ,
+      ** "á»®" of Ữ; not "áş·" of ặ): no reason to doubt cp1252's reading */
+      if( !(x->cs==UTF8_MOJI_CP1250 && c.nchars==3 && c.d>=0x1EA0 && c.d<=0x1EF9
+            && same_in_1252(c.second) && same_in_1252(c.last)) ){
+        x->potential += (size_t)c.nchars;
+      }
       pending = track(x, pending, c.d);
       if( c.level==2 ) strong++;
       if( c.level==1 ) weak++;
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
       if( c.level==0 ) doubt++;
+      if( (c.nchars==3 && c.d>=0x1EA0 && c.d<=0x1EF9 && c.level>0
+           && c.end<x->n && is_ascii_alpha(x->s[c.end]))
+       || (c.nchars==2 && (c.d==0x1A1 || c.d==0x1AF || c.d==0x1B0) && c.level>0) ) viet++;
       if( x->rescue && parts_words(x, a, i, &c, before_run) ) sep++;   /* 5b only */
       /* the letters of cp1251's languages, not the archaic ones after
       ** them: Ukrainian "Сі" (the note B) would give ѳ, "СЁ" Ѩ */
@@ -2104,6 +2191,15 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** misread: no real text has two such pairs in a row, but a word of
     ** one ("ĎŠ", "Œ±") is real */
     if( !fix && x->rescue && greek && whole9 && ncand>=2 ) fix = 3;
+    /* cp1250: one Greek letter starting a word, in a value misread
+    ** throughout (rescue 2): a symbol of science ("Î» = 550 nm", "Î”H",
+    ** "Ď€ ≈ 3.14"); no word starts with Î or Ď glued to a sign. Not
+    ** Î then ş, Romanian "Îşi" (himself: κ), nor a letter and an
+    ** ellipsis ("Ď…"); not MacRoman, whose Œ œ start French words: "Œ±"
+    ** stays (7.6) */
+    if( !fix && x->rescue==2 && x->cs==UTF8_MOJI_CP1250 && greek==1 && ncand==1 && whole9
+     && apart(before_run) && c.second!=0x15F && c.second!=0x2026
+     && ((c.d>=0x391 && c.d<=0x3A9) || (c.d>=0x3B1 && c.d<=0x3C9)) ) fix = 3;
     /* a word of one letter ("–∏" for и) once a Cyrillic run of the value
     ** was fixed: not beside a misread "Caf√©" alone, where "–π" and "(–∞,
     ** 0]" are mathematics (–π would give й, –∞ а) */
@@ -2128,6 +2224,31 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
      && c.level==0 && c.nchars==2 && x->s[a]==0xC4 && x->s[a+1]==0xB9
      && c.last==0xA0 && ascii_caps_before(x, a, c.d)
      && b<x->n && x->s[b]>='A' && x->s[b]<='Z' ) fix = 3;
+    /* cp1250's "Čš" at a word's start or after a capital (Romanian Ț:
+    ** strict_level()) in a value misread throughout (rescue 2) */
+    if( !fix && x->rescue==2 && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
+     && c.d==0x21A && c.level==1 ) fix = 3;
+    /* cp1250's "ÄŤ", weak (Slovak "PÄŤ"), as the č of Czech crowns after
+    ** a number in a value known misread ("3754,03 KÄŤ") */
+    if( !fix && x->rescue && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
+     && czech_crowns(x, a, b, c.d) ) fix = 3;
+    /* cp1250's "Â" + NBSP, an NBSP, after a word of one ASCII capital and
+    ** before a letter, in a value misread throughout (rescue 2): Czech
+    ** and Slovak bind a preposition of one letter to its word so ("Z" +
+    ** NBSP + "Ostravy", "V" + NBSP + "Praze"), and no word of one letter
+    ** ends in Â (Turkish "HALÂ" + NBSP stays: 10.12) */
+    if( !fix && x->rescue==2 && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
+     && c.nchars==2 && x->s[a]==0xC3 && x->s[a+1]==0x82 && c.last==0xA0
+     && a>=1 && x->s[a-1]>='A' && x->s[a-1]<='Z'
+     && (a==1 || (x->s[a-2]<0x80 && !is_ascii_alnum(x->s[a-2])))
+     && b<x->n && is_ascii_alpha(x->s[b]) ) fix = 3;
+    /* Vietnamese letters weak alone ("á»‘" ố: strict_level()) in a value
+    ** known misread that holds Vietnamese ("áş": x->viet), as rule 5
+    ** takes level-1 candidates under cp1252; only before a letter, inside
+    ** a syllable ("Quá»‘c"): "á»" and a mark may end a Spanish word in
+    ** guillemets ("está»—dijo" beside a misread "Dvořák" stays) */
+    if( !fix && x->rescue && x->viet && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand>0
+     && viet==ncand ) fix = 3;
     if( ncand==0 ) fix = 0;
     nbsp = x->cs==UTF8_MOJI_CP1250 ? nbsp_at_end(x, a, b, before_run) : 0;
     goto decided;
@@ -2276,8 +2397,9 @@ static const lead_char mac_leads[] = {
   {3,{0xEF,0xA3,0xBF}},
 };
 static const lead_char w1250_leads[] = {
-  /* Â Ä â Ă Đ đ Ĺ Ń × */
-  {2,{0xC3,0x82}}, {2,{0xC3,0x84}}, {2,{0xC3,0xA2}}, {2,{0xC4,0x82}},
+  /* Â Ä â Ă Đ đ Ĺ Ń ×, á Ć (Vietnamese: strict_level()) */
+  {2,{0xC3,0x82}}, {2,{0xC3,0x84}}, {2,{0xC3,0xA2}}, {2,{0xC4,0x82}}, {2,{0xC3,0xA1}},
+  {2,{0xC4,0x86}},
   {2,{0xC4,0x90}}, {2,{0xC4,0x91}}, {2,{0xC4,0xB9}}, {2,{0xC5,0x83}},
   {2,{0xC3,0x97}},
   /* Î Ď: Greek's leads (rule 9: three in a run, or two beside a fix) */
@@ -2300,21 +2422,28 @@ static int w1250_follow(unsigned b){
   return b==0xC2 || b==0xC4 || b==0xC5 || b==0xCB || b==0xE2;
 }
 
+/* The bytes cp1250 leaves undefined (C1 controls to its decoders). */
+static int c1250_undefined(unsigned b){
+  return b==0x81 || b==0x83 || b==0x88 || b==0x90 || b==0x98;
+}
+
 static int possible_strict(utf8_moji_charset cs, const unsigned char *s, size_t n){
   const lead_char *t = cs==UTF8_MOJI_MACROMAN ? mac_leads : w1250_leads;
   size_t nt = cs==UTF8_MOJI_MACROMAN ? sizeof(mac_leads)/sizeof(mac_leads[0])
                                      : sizeof(w1250_leads)/sizeof(w1250_leads[0]);
   size_t i, k;
   for(i=0; i+3<n; i++){
-    unsigned c = s[i];
+    unsigned c = s[i], f;
     /* every lead character of the tables starts so */
     if( c!=0xC2 && c!=0xC3 && c!=0xC4 && c!=0xC5 && c!=0xC6 && c!=0xE2 && c!=0xEF ) continue;
+    /* the follower first (after a two-byte lead at i+2, a three-byte one
+    ** at i+3): in prose an accented letter is followed by ASCII, and the
+    ** tables need not be read */
+    f = s[i + (c>=0xE0 ? 3 : 2)];
+    if( !(cs==UTF8_MOJI_MACROMAN ? mac_follow(f) : w1250_follow(f)) ) continue;
     for(k=0; k<nt; k++){
       size_t l = t[k].len;
-      if( c==t[k].b[0] && i+l<n && memcmp(s+i, t[k].b, l)==0 ){
-        unsigned f = s[i+l];
-        if( cs==UTF8_MOJI_MACROMAN ? mac_follow(f) : w1250_follow(f) ) return 1;
-      }
+      if( c==t[k].b[0] && i+l<n && memcmp(s+i, t[k].b, l)==0 ) return 1;
     }
   }
   return 0;
@@ -2335,7 +2464,7 @@ static int foreign_c1(utf8_moji_charset cs, const unsigned char *s, size_t n){
     if( b>=0x80 && b<=0x9F ){
       if( cs==UTF8_MOJI_MACROMAN ) return 1;
       if( cs==UTF8_MOJI_CP1251 && b!=0x98 ) return 1;
-      if( cs==UTF8_MOJI_CP1250 && b!=0x81 && b!=0x83 && b!=0x88 && b!=0x90 && b!=0x98 ) return 1;
+      if( cs==UTF8_MOJI_CP1250 && !c1250_undefined(b) ) return 1;
     }
     p++;
   }
@@ -2395,6 +2524,7 @@ static void do_pass(pass_ctx *x){
             ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4, 1) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5, 1)
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
   x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
+  x->viet = x->cs==UTF8_MOJI_CP1250 && holds(x->s, x->n, "\xC3\xA1\xC5\x9F", 4, 0);
   /* misread_cjk(): in the writing pass now, before its out (which may
   ** be s) overwrites the text; in a counting pass only when asked (most
   ** texts never are) */

@@ -76,12 +76,12 @@ static attr int name##_block(const unsigned char *p){ \
     /* cp1252: Â..ô then f1252, or "Â " and "Ã " (rule 6) */ \
     name##_m c1252 = isC3 & ((name##_v)(b1-0x82)<=0x32) \
                    & (f1252 | (((name##_v)(b1-0x82)<=1) & MOJI_EQ(f,' '))); \
-    /* cp1250's leads Â Ä â × ä ç é ë í î Î; Ă ă ć Č č ď Ď Đ đ ę ě Ĺ ĺ; Ń */ \
+    /* cp1250's leads Â Ä â × ä ç é ë í î Î á; Ă ă Ć ć Č č ď Ď Đ đ ę ě Ĺ ĺ; Ń */ \
     name##_m c1250 = f1250 & ( \
-        (isC3 & (MOJI_EQ(b1,0x82)|MOJI_EQ(b1,0x84)|MOJI_EQ(b1,0xA2)|MOJI_EQ(b1,0x97) \
+        (isC3 & (MOJI_EQ(b1,0x82)|MOJI_EQ(b1,0x84)|((name##_v)(b1-0xA1)<=1)|MOJI_EQ(b1,0x97) \
                 |MOJI_EQ(b1,0xA4)|MOJI_EQ(b1,0xA7)|MOJI_EQ(b1,0xA9)|MOJI_EQ(b1,0xAB) \
                 |MOJI_EQ(b1,0xAD)|MOJI_EQ(b1,0xAE)|MOJI_EQ(b1,0x8E))) \
-      | (isC4 & (MOJI_EQ(b1,0x82)|MOJI_EQ(b1,0x83)|MOJI_EQ(b1,0x87)|MOJI_EQ(b1,0x8D) \
+      | (isC4 & (((name##_v)(b1-0x82)<=1)|((name##_v)(b1-0x86)<=1)|MOJI_EQ(b1,0x8D) \
                 |MOJI_EQ(b1,0x8E)|MOJI_EQ(b1,0x8C) \
                 |MOJI_EQ(b1,0x8F)|MOJI_EQ(b1,0x90)|MOJI_EQ(b1,0x91)|MOJI_EQ(b1,0x99) \
                 |MOJI_EQ(b1,0x9B)|MOJI_EQ(b1,0xB9)|MOJI_EQ(b1,0xBA))) \
