@@ -184,7 +184,9 @@
 **    letter after it ("KГ“MA" for KÓMA; not "CPЕЋA", typed on two
 **    keyboards, "DЕЅIGN", Latin with look-alikes, "PSГЈ18", nor "Г" +
 **    NBSP before a word). "KДЌ" after a number is Kč (czech_crowns()),
-**    glued to its K whatever the K's twin. A run that is one sign of
+**    glued to its K whatever the K's twin. "В" + NBSP after a space or
+**    at the start is the preposition в bound to its word, never a
+**    misread NBSP alone. A run that is one sign of
 **    punctuation, currency or letterlike symbols ("вЂ”" for —, "в‚¬" €,
 **    "в„–" №: в
 **    then Ђ Ѓ ‚ „, which no word holds) is undone on its own, but does
@@ -2141,8 +2143,15 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** Р" + NBSP + "52289" is a standard's name); but glued, a Latin
     ** letter or a sign; and when every character of the value is in a
     ** candidate (rescue 2: no real text beside), "В»" whose « is not
-    ** misread: the breadcrumbs "Главная В» Новости" */
+    ** misread: the breadcrumbs "Главная В» Новости". Not "В" + NBSP
+    ** starting a word: the preposition в bound to its word, as Russian
+    ** is typeset ("В" + NBSP + "Microsoft" beside misread Russian gave
+    ** an NBSP alone); a misread NBSP is glued to what it followed
+    ** ("10В" + NBSP + "км", "odst.В" + NBSP + "2"), not after a space */
     if( !fix && x->rescue && ncand==1 && x->leftover==left0
+     && !(c.d==0xA0 && x->s[a]==0xD0 && x->s[a+1]==0x92
+          && (before_run==0 || before_run==' ' || before_run=='\t' || before_run=='\n'
+              || before_run=='('))
      && ((cyr+sign==1 && (!nbsp2 || (x->rescue==2 && sign)))
          || (glued && (sign || latin_like(c.d)))
          || lone_east_asian(x, a, b, before_run, ncand, &c)) ) fix = 3;
