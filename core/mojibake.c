@@ -243,6 +243,7 @@
 **    letter: "Quá»‘c"; "está»—dijo" is Spanish; "Ć°" "Ćˇ" "ĆŻ", ư ơ Ư)
 **    in a value that holds "áş" (ặ ả ấ), "ÄŤ" as the č of Czech crowns
 **    after a number ("3754,03 KÄŤ": czech_crowns(); Slovak "PÄŤ" is five),
+**    "Ĺ‘" after a one-letter capital before a space (Hungarian "FĹ‘ utca"),
 **    and in a value misread throughout "Â" + NBSP after a word of one
 **    ASCII capital before a letter (a Czech preposition bound to its
 **    word: "ZÂ" + NBSP + "Ostravy"; no word of one letter ends in Â),
@@ -2233,6 +2234,16 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
      && c.level==0 && c.nchars==2 && x->s[a]==0xC4 && x->s[a+1]==0xB9
      && c.last==0xA0 && ascii_caps_before(x, a, c.d)
      && b<x->n && x->s[b]>='A' && x->s[b]<='Z' ) fix = 3;
+    /* cp1250's "Ĺ‘" (ő) after a one-letter ASCII capital starting the
+    ** word, before a space, in a value known misread: Hungarian "Fő"
+    ** ("FĹ‘ utca", the commonest street name), "Kő", "Tő". The doubt is
+    ** a word of capitals ending in Ĺ then a closing ‘, which no word of
+    ** one letter is */
+    if( !fix && x->rescue && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
+     && c.nchars==2 && x->s[a]==0xC4 && x->s[a+1]==0xB9 && c.d==0x151
+     && a>=1 && x->s[a-1]>='A' && x->s[a-1]<='Z'
+     && (a==1 || (x->s[a-2]<0x80 && !is_ascii_alnum(x->s[a-2])))
+     && b<x->n && x->s[b]==' ' ) fix = 3;
     /* cp1250's "Čš" at a word's start or after a capital (Romanian Ț:
     ** strict_level()) in a value misread throughout (rescue 2) */
     if( !fix && x->rescue==2 && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
