@@ -758,6 +758,11 @@ static int sign_after_a_tilde(int b0, uint32_t last){
 ** a C1 control). No language of 32 Debian hunspell word lists writes
 ** another such pair in capitals: "ĂŠ" "ĂŤ" "ÄŚ" are Ê Í Č misread.
 */
+/* Vietnamese's letters of Latin Extended Additional (ạ .. ỹ). */
+static int viet_letter(uint32_t d){
+  return d>=0x1EA0 && d<=0x1EF9;
+}
+
 static int real_caps_pair(int b0, uint32_t second){
   int s_z = second==0x160 || second==0x17D;                 /* Š Ž */
   if( b0==0xC2 ) return 1;
@@ -784,7 +789,7 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   ** (level3(): "á»" + a mark may end a Spanish word in quotes) */
   int tell = b0==0xC2 || b0==0xC3 || b0==0xC4 || b0==0xC5 || b0==0xE2 || b0==0xF0
           || (mac && (need==2 || b0==0xC6))
-          || (!mac && b0==0xE1 && d>=0x1EA0 && d<=0x1EF9);
+          || (!mac && b0==0xE1 && viet_letter(d));
   /* Romanian ș ț: cp1250's "Č™" "Č›", MacRoman's "»ô" "»õ"
   ** - before a small letter ("CeauČ™escu", "Achime»õe»ôti"): no text
   **   puts ™ › inside a word, nor a guillemet between letters; under
@@ -2021,6 +2026,65 @@ static int word_misread_at(pass_ctx *x, size_t b){
   return last>b;
 }
 
+/* A word of one ASCII capital just before s[a] ("Z" of "ZÂ" + NBSP)? */
+static int one_capital_before(const pass_ctx *x, size_t a){
+  return a>=1 && x->s[a-1]>='A' && x->s[a-1]<='Z'
+      && (a==1 || (x->s[a-2]<0x80 && !is_ascii_alnum(x->s[a-2])));
+}
+
+/*
+** Rule 9's narrow rescues under cp1250 of a run s[a..b) that is one
+** candidate c, wholly consumed, in a value known misread (x->rescue 1)
+** or misread throughout (2: every non-ASCII character in a candidate).
+*/
+static int lone_1250(const pass_ctx *x, size_t a, size_t b, uint32_t before_run,
+                     const cand *c){
+  int throughout = x->rescue==2;
+  int two = c->nchars==2;
+  /* one Greek letter starting a word, in a value misread throughout: a
+  ** symbol of science ("Î» = 550 nm", "Î”H", "Ď€ ≈ 3.14"); no word starts
+  ** with Î or Ď glued to a sign. Not Î then ş, Romanian "Îşi" (himself:
+  ** κ), nor a letter and an ellipsis ("Ď…"); not MacRoman, whose Œ œ
+  ** start French words: "Œ±" stays (7.6) */
+  if( throughout && c->level==-3 && apart(before_run) && c->second!=0x15F
+   && c->second!=0x2026 && ((c->d>=0x391 && c->d<=0x3A9) || (c->d>=0x3B1 && c->d<=0x3C9)) ){
+    return 1;
+  }
+  /* "Ä›" (C3 84 is Ä) before a small letter: ě starting a word
+  ** ("Ä›hlÄ›ÄŤ"), since a closing guillemet is glued to no letter after
+  ** it (alone, "Ä›uk" stays: ě starts no Czech word either) */
+  if( two && x->s[a]==0xC3 && x->s[a+1]==0x84 && c->second==0x203A
+   && b<x->n && is_ascii_small(x->s[b]) ) return 1;
+  /* Ĺ (C4 B9) then an NBSP, Š, between ASCII capitals in a value
+  ** misread throughout ("ZĹ" + NBSP + "HÄŚD" of ZŠHČD, "RUMUNĹ" + NBSP +
+  ** "TINA"), as rule 5 has it for cp1252. Not before a space, a digit or
+  ** the end ("SOĹ" + NBSP + "1"), nor Ĺ then a closing mark: Slovak
+  ** "ODHAĹ…", "ZVOĹ”" end so (forms of the hunspell list); not Â,
+  ** Turkish "HALÂ»"; nor Ă, "CASĂ" */
+  if( throughout && two && c->level==0 && x->s[a]==0xC4 && x->s[a+1]==0xB9
+   && c->last==0xA0 && ascii_caps_before(x, a, c->d)
+   && b<x->n && x->s[b]>='A' && x->s[b]<='Z' ) return 1;
+  /* "Ĺ‘" (ő) after a one-letter capital starting the word, before a
+  ** space: Hungarian "Fő" ("FĹ‘ utca", the commonest street name), "Kő",
+  ** "Tő". The doubt is a word of capitals ending in Ĺ then a closing ‘,
+  ** which no word of one letter is */
+  if( two && x->s[a]==0xC4 && x->s[a+1]==0xB9 && c->d==0x151
+   && one_capital_before(x, a) && b<x->n && x->s[b]==' ' ) return 1;
+  /* "Čš" at a word's start or after a capital, in a value misread
+  ** throughout (Romanian Ț: strict_level()) */
+  if( throughout && c->d==0x21A && c->level==1 ) return 1;
+  /* "ÄŤ", weak (Slovak "PÄŤ"), as the č of Czech crowns after a number
+  ** ("3754,03 KÄŤ") */
+  if( czech_crowns(x, a, b, c->d) ) return 1;
+  /* "Â" + NBSP, an NBSP, after a word of one ASCII capital and before a
+  ** letter, in a value misread throughout: Czech and Slovak bind a
+  ** preposition of one letter to its word so ("Z" + NBSP + "Ostravy",
+  ** "V" + NBSP + "Praze"), and no word of one letter ends in Â (Turkish
+  ** "HALÂ" + NBSP stays: 10.12) */
+  return throughout && two && x->s[a]==0xC3 && x->s[a+1]==0x82 && c->last==0xA0
+      && one_capital_before(x, a) && b<x->n && is_ascii_alpha(x->s[b]);
+}
+
 /* Is u a character cp1252 and cp1250 both have, at the same byte? */
 static int same_in_1252(uint32_t u){
   int b = enc_byte(UTF8_MOJI_CP1250, u);
@@ -2051,7 +2115,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       /* what this reading alone might take in; not cp1250's Vietnamese
       ** letters that cp1252 reads from the same characters ("á»…" of ễ,
       ** "á»®" of Ữ; not "áş·" of ặ): no reason to doubt cp1252's reading */
-      if( !(x->cs==UTF8_MOJI_CP1250 && c.nchars==3 && c.d>=0x1EA0 && c.d<=0x1EF9
+      if( !(x->cs==UTF8_MOJI_CP1250 && c.nchars==3 && viet_letter(c.d)
             && same_in_1252(c.second) && same_in_1252(c.last)) ){
         x->potential += (size_t)c.nchars;
       }
@@ -2061,7 +2125,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
       if( c.level==0 ) doubt++;
-      if( (c.nchars==3 && c.d>=0x1EA0 && c.d<=0x1EF9 && c.level>0
+      if( (c.nchars==3 && viet_letter(c.d) && c.level>0
            && c.end<x->n && is_ascii_alpha(x->s[c.end]))
        || (c.nchars==2 && (c.d==0x1A1 || c.d==0x1AF || c.d==0x1B0) && c.level>0) ) viet++;
       if( x->rescue && parts_words(x, a, i, &c, before_run) ) sep++;   /* 5b only */
@@ -2201,15 +2265,6 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** misread: no real text has two such pairs in a row, but a word of
     ** one ("ĎŠ", "Œ±") is real */
     if( !fix && x->rescue && greek && whole9 && ncand>=2 ) fix = 3;
-    /* cp1250: one Greek letter starting a word, in a value misread
-    ** throughout (rescue 2): a symbol of science ("Î» = 550 nm", "Î”H",
-    ** "Ď€ ≈ 3.14"); no word starts with Î or Ď glued to a sign. Not
-    ** Î then ş, Romanian "Îşi" (himself: κ), nor a letter and an
-    ** ellipsis ("Ď…"); not MacRoman, whose Œ œ start French words: "Œ±"
-    ** stays (7.6) */
-    if( !fix && x->rescue==2 && x->cs==UTF8_MOJI_CP1250 && greek==1 && ncand==1 && whole9
-     && apart(before_run) && c.second!=0x15F && c.second!=0x2026
-     && ((c.d>=0x391 && c.d<=0x3A9) || (c.d>=0x3B1 && c.d<=0x3C9)) ) fix = 3;
     /* a word of one letter ("–∏" for и) once a Cyrillic run of the value
     ** was fixed: not beside a misread "Caf√©" alone, where "–π" and "(–∞,
     ** 0]" are mathematics (–π would give й, –∞ а) */
@@ -2217,51 +2272,9 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
      && x->cyrillic>0 && apart(before_run) && (b>=x->n || apart(x->s[b])) ) fix = 3;
     /* one CJK character standing alone ("çš™" for 皙) */
     if( !fix && x->rescue && lone ) fix = 3;
-    /* "Ä›" (C3 84 is Ä) before a small letter in a value known misread:
-    ** ě starting a word ("Ä›hlÄ›ÄŤ"), since a closing guillemet is glued
-    ** to no letter after it (alone, "Ä›uk" stays: ě starts no Czech word
-    ** either) */
+    /* cp1250's narrow rescues of a run of one candidate (lone_1250()) */
     if( !fix && x->rescue && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
-     && c.nchars==2 && x->s[a]==0xC3 && x->s[a+1]==0x84 && c.second==0x203A
-     && b<x->n && is_ascii_small(x->s[b]) ) fix = 3;
-    /* cp1250's Ĺ (C4 B9) then an NBSP, Š, between ASCII capitals ("ZĹ"
-    ** + NBSP + "HÄŚD" of ZŠHČD, "RUMUNĹ" + NBSP + "TINA") in a value
-    ** misread throughout (rescue 2), as rule 5 has it for cp1252. Not
-    ** before a space, a digit or the end ("SOĹ" + NBSP + "1"), nor Ĺ
-    ** then a closing mark: Slovak "ODHAĹ…", "ZVOĹ”" end so (forms of
-    ** the hunspell list); not Â, Turkish "HALÂ»"; nor Ă, "CASĂ" */
-    if( !fix && x->rescue==2 && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
-     && c.level==0 && c.nchars==2 && x->s[a]==0xC4 && x->s[a+1]==0xB9
-     && c.last==0xA0 && ascii_caps_before(x, a, c.d)
-     && b<x->n && x->s[b]>='A' && x->s[b]<='Z' ) fix = 3;
-    /* cp1250's "Ĺ‘" (ő) after a one-letter ASCII capital starting the
-    ** word, before a space, in a value known misread: Hungarian "Fő"
-    ** ("FĹ‘ utca", the commonest street name), "Kő", "Tő". The doubt is
-    ** a word of capitals ending in Ĺ then a closing ‘, which no word of
-    ** one letter is */
-    if( !fix && x->rescue && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
-     && c.nchars==2 && x->s[a]==0xC4 && x->s[a+1]==0xB9 && c.d==0x151
-     && a>=1 && x->s[a-1]>='A' && x->s[a-1]<='Z'
-     && (a==1 || (x->s[a-2]<0x80 && !is_ascii_alnum(x->s[a-2])))
-     && b<x->n && x->s[b]==' ' ) fix = 3;
-    /* cp1250's "Čš" at a word's start or after a capital (Romanian Ț:
-    ** strict_level()) in a value misread throughout (rescue 2) */
-    if( !fix && x->rescue==2 && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
-     && c.d==0x21A && c.level==1 ) fix = 3;
-    /* cp1250's "ÄŤ", weak (Slovak "PÄŤ"), as the č of Czech crowns after
-    ** a number in a value known misread ("3754,03 KÄŤ") */
-    if( !fix && x->rescue && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
-     && czech_crowns(x, a, b, c.d) ) fix = 3;
-    /* cp1250's "Â" + NBSP, an NBSP, after a word of one ASCII capital and
-    ** before a letter, in a value misread throughout (rescue 2): Czech
-    ** and Slovak bind a preposition of one letter to its word so ("Z" +
-    ** NBSP + "Ostravy", "V" + NBSP + "Praze"), and no word of one letter
-    ** ends in Â (Turkish "HALÂ" + NBSP stays: 10.12) */
-    if( !fix && x->rescue==2 && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
-     && c.nchars==2 && x->s[a]==0xC3 && x->s[a+1]==0x82 && c.last==0xA0
-     && a>=1 && x->s[a-1]>='A' && x->s[a-1]<='Z'
-     && (a==1 || (x->s[a-2]<0x80 && !is_ascii_alnum(x->s[a-2])))
-     && b<x->n && is_ascii_alpha(x->s[b]) ) fix = 3;
+     && lone_1250(x, a, b, before_run, &c) ) fix = 3;
     /* Vietnamese letters weak alone ("á»‘" ố: strict_level()) in a value
     ** known misread that holds Vietnamese ("áş": x->viet), as rule 5
     ** takes level-1 candidates under cp1252; only before a letter, inside
