@@ -29,8 +29,8 @@
 **    Romanian and Vietnamese letters of Extended-B, cp1252's ƒ ˆ ˜, Greek,
 **    Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Latin and Greek
 **    Extended, punctuation, currency, symbols, CJK, kana, Hangul,
-**    half/full width, the ligatures ﬀ ﬁ ﬂ of PDF text, U+FFFD, emoji);
-**    never IPA, combining marks (but under cp1252 an accent led by Ì on
+**    half/full width, the ligatures ﬀ ﬁ ﬂ of PDF text, U+FFFD, emoji,
+**    ʼ U+02BC of Ukrainian); never IPA, combining marks (but under cp1252 an accent led by Ì on
 **    a letter that takes it, inside a word or after a small letter:
 **    decomposed text, "uÌˆber", nfd_mark()),
 **    private use, rare scripts, code points unassigned in Greek, Armenian and
@@ -250,7 +250,25 @@
 **    "Čš" at a word's start or after a capital (Romanian Ț: "Čšurcanu",
 **    weak alone, since made-up words may start so), and one Greek letter
 **    starting a word (a symbol: "Î» = 550 nm", "Î”H"; not MacRoman's
-**    "Œ±", whose Œ starts French words). A MacRoman tell-tale (not ƒ)
+**    "Œ±", whose Œ starts French words). Under MacRoman, in a value
+**    misread throughout (lone_mac(), each candidate of the run): ¬ then
+**    ∑ ± ∞ (· ± °) with no letter beside, √∑ (÷) between numbers, ≈°
+**    (š) before a full stop, √ ¬ ≈ then a closing mark ending a word of
+**    capitals ("L√™" Lê), ‚ then two giving a sub- or superscript, a
+**    currency sign, a letterlike symbol, an arrow, a sign of mathematics
+**    or the narrow NBSP ("H‚ÇÇO", "‚Ç´" ₫; those of U+2070-U+20C0 not
+**    before a small letter), one Greek letter starting a word but Œ
+**    then a sign ("ŒîH"), one Cyrillic letter glued to a number before
+**    no letter (a unit: "19283–ª"; not "A–Ü", "0–∞", "–π"), and "»ò"
+**    "»ö" starting a word (Romanian Ș Ț, candidates only beside another
+**    misread Romanian letter: x->romanian). Also under MacRoman, sure:
+**    a middle dot then ∫ or ª and a third giving a Vietnamese letter
+**    ("Ph·ªë" Phố; not ∫ then ∫ or ∂, physics: "∇·∫∫"), and "»ò" "»ö"
+**    between ASCII letters beside another misread Romanian letter
+**    ("BOTO»òANI"; German and Swedish glue » to ö: "Hem»öppettider").
+**    Ukrainian Ґ ґ ("“ê", "Ň‘") are wild leads before another Cyrillic
+**    lead, and ʼ (U+02BC) a candidate only right after another misread
+**    character. A MacRoman tell-tale (not ƒ)
 **    then a sign of mathematics (π ±
 **    ∞ Ω ∑ ∫ µ ° ∂ ∏ ≤ ≥ ≠ ¬ √ ≈ ∆ ◊) is doubtful with no letter on either
 **    side ("σ=√∑(x", "¬π"), ≈ so before a digit or a sign ("θ≈π/2"), and
@@ -514,6 +532,7 @@ static int plausible(uint32_t d){
   if( d<=0x24F ){                                  /* Extended-B: a few */
     return (d>=0x218 && d<=0x21B) || d==0x1A0 || d==0x1A1 || d==0x1AF || d==0x1B0;
   }
+  if( d==0x2BC ) return 1;                         /* ʼ, Ukrainian's apostrophe */
   if( d<0x370 ) return 0;                          /* IPA, modifiers, combining */
   if( (d>=0x483 && d<=0x489) || (d>=0x591 && d<=0x5C7) || (d>=0x610 && d<=0x61A)
    || (d>=0x64B && d<=0x65F) ) return 0;           /* their combining marks */
@@ -636,6 +655,8 @@ struct pass_ctx {
                             ** misread punctuation, wholly */
   size_t signs;             /* cp1251: of those, a sign no text holds but
                             ** misread ("вЂ”", "10 В°C": sign_alone()) */
+  int latin_whole;          /* cp1251: read as Latin text misread whole
+                            ** (best_pass()), no Russian beside */
   size_t sure;              /* cp1251: of those, a Latin letter that no
                             ** Cyrillic text spells (sure_letter()) */
   size_t missed;            /* cp1251: characters of runs in no candidate */
@@ -643,6 +664,8 @@ struct pass_ctx {
   int lowered;              /* cp1252: the text holds "Ã " and was lowered by an
                             ** ASCII-only lower() (ascii_lowered()) */
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
+  int romanian;             /* MacRoman: the text holds ă Ă ș ț misread
+                            ** ("ƒÉ" "ƒÇ" "»ô" "»õ"); -1 not yet read */
   int viet;                 /* cp1250: the text holds "áş", the lead of a
                             ** Vietnamese letter (ặ ả ấ) no text spells */
   int cjk;                  /* cp1252, Latin-1: the text holds a misread
@@ -802,6 +825,17 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
    && ((j<x->n && is_ascii_small(x->s[j])
         && (!mac || is_ascii_alpha(prev) || prev==0xC9 || prev==0xA2 || prev==0xC6))
        || is_ascii_small(prev)) ) return 2;
+  /* MacRoman's capitals "»ò" "»ö" (Ș Ț): between ASCII letters sure as
+  ** the small ones ("BOTO»òANI"), but only in a value that holds another
+  ** misread Romanian letter (x->romanian): German, Swedish and Catalan
+  ** glue » to ö and ò in breadcrumbs and quotes ("Startseite»ökologisch",
+  ** "Hem»öppettider", "Text»òpera«": without it they are no candidate,
+  ** which would count against another reading, rule 10); at a word's
+  ** start doubtful, lone_mac() takes them in a value misread throughout */
+  if( mac && b0==0xC8 && (d==0x218 || d==0x21A) && pending==0 ){
+    if( !x->romanian ) return -4;
+    return is_ascii_alpha(prev) && j<x->n && is_ascii_alpha(x->s[j]) ? 2 : 0;
+  }
   /* Romanian Ț: cp1250's "Čš" before an ASCII letter, at a word's start
   ** or after a capital ("Čšurcanu", "PANIFICAČšIE"): weak, a rescue in
   ** a value misread throughout (do_run()); no language writes a small š
@@ -817,12 +851,32 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   if( !tell && pending>0 ) return 0;
   /* Greek (MacRoman Œ œ, cp1250 Î Ď): -3, three in a run (rule 9) */
   if( !tell && (b0==0xCE || b0==0xCF) ) return plausible(d) ? -3 : -4;
+  /* Ukrainian Ґ ґ (D2 90, D2 91: MacRoman "“ê" "“ë", cp1250 "Ň" + U+0090
+  ** and "Ň‘"): a wild lead for them alone ("“é" would be the mark
+  ** U+048E), and only before another Cyrillic letter's lead: French
+  ** "“être”" is no candidate, which would count against the reading of
+  ** a misread word beside (rule 10) */
+  if( !tell && b0==0xD2 && (d==0x490 || d==0x491) ){
+    int nb = j<x->n ? enc_byte(x->cs, utf8_decode_valid(x->s+j).codepoint) : -1;
+    return nb==0xD0 || nb==0xD1 ? -1 : -4;
+  }
+  /* ʼ (CA BC: MacRoman NBSP + "º", cp1250 "ĘĽ") inside a misread
+  ** Ukrainian word ("–±" + NBSP + "º—î" of бʼє; candidate() wants a
+  ** misread character before it) */
+  if( !tell && b0==0xCA && d==0x2BC ) return -1;
   if( !tell ) return plausible(d) && wild_lead(x->cs, b0) ? -1 : -4;
   if( need==3 ) return 2;
   if( need==2 ){
     /* MacRoman's leads E3-EF are „ ‰ and capitals: "Êó¨" (CJK) is no
     ** word, but a capital and two letters or signs may be ("Êéù",
     ** "Î±é" of Greek misread as cp1250): two are needed */
+    /* but a middle dot then ∫ or ª, and a third giving a Vietnamese
+    ** letter ("Ph·ªë" Phố, "B·∫°c" Bạc: U+1EA0..U+1EF9 are E1 BA xx and
+    ** E1 BB xx), is in no text: no word follows a middle dot with ∫ or
+    ** an ordinal ª. Not ∫ then ∫ or ∂ (Ẻ, Ặ): physics writes
+    ** "∇·∫∫ F dS", "B·∫∫dA", "n·∫∂Ω" */
+    if( mac && b0==0xE1 && (second==0x222B || second==0xAA) && viet_letter(d)
+     && last!=0x222B && last!=0x2202 ) return 2;
     if( mac && b0!=0xE2 ) return 1;
     /* MacRoman's ‚ then a letter and a letter is ‚Ää of Finnish in German
     ** quotes as often: only the punctuation that text uses is sure
@@ -1212,6 +1266,13 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
    && !(v.codepoint<0xA0 && pending>0 && enc_byte(x->cs, v.codepoint)>=0)
    && !deeper_strict(x->cs, v.codepoint, pending)
    && !nfd_mark(x, v.codepoint, i, prev, second, j) ) return 0;
+  /* ʼ (U+02BC) only right after another misread character (prev is a
+  ** continuation byte of it: "Ð±Ê¼" of бʼ): "Кј" starts Macedonian
+  ** words ("Кјустендил"), "Ê¼" alone is no one's apostrophe */
+  if( v.codepoint==0x2BC ){
+    int pb = enc_byte(x->cs, prev);
+    if( pb<0x80 || pb>0xBF ) return 0;
+  }
   c->d = v.codepoint;
   c->end = j;
   c->last = last;
@@ -1356,6 +1417,10 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->level = b0==0xD3 || b0==0xD4 || b0==0xD6 || b0==0xDA || b0==0xDD
             || (b0==0xD5 && is_ascii_alpha(prev)) ? 0 : 1;
     if( c->level==0 && prev<0x80 ) c->word_end = 1;
+  }else if( v.codepoint==0x2BC ){
+    /* "Ê¼", Ukrainian's apostrophe ʼ: among misread Cyrillic letters
+    ** ("ÐžÐ±Ê¼Ñ”ÐºÑ‚" for Обʼєкт), not alone */
+    c->level = 1;
   }else{
     c->level = 2;                        /* Ð¸, Îº, Ñƒ */
   }
@@ -1527,6 +1592,12 @@ static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
     return 0;
   }
   if( latin_twin(second) ) return 0;
+  /* a closing mark or an NBSP after a capital: "TВ»" is ТВ typed on
+  ** two keyboards, "PORSCHЕ»" ends in a look-alike (9.10.14), "TASSЕ…"
+  ** and "KPGSЕ" + NBSP are codes; but S alone before a misread NBSP is
+  ** the Czech and Slovak preposition bound to its word ("SВ" + NBSP +
+  ** "pozdravem"; no Russian word is Ѕ; "SЖ" + NBSP is a code) */
+  if( second==0xA0 && q-p==1 && c=='S' && q+1<x->n && x->s[q]==0xD0 && x->s[q+1]==0x92 ) return 1;
   if( is_closing(second) || any_quote(second) || second==0xA0 ) return !twin_upper(c);
   for(k=p; k<q; k++) if( !twin_upper(x->s[k]) ) return 1;
   return 0;
@@ -1704,7 +1775,21 @@ static int sign_alone(const pass_ctx *x, size_t a, size_t b, const cand *c){
 ** decides ("BOВІK" is a Ukrainian word typed on two keyboards). */
 static int sign_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
   uint32_t before = a>0 ? x->s[a-1] : ' ';
-  if( c->d==0xA0 || c->d==0xAB || c->d==0xBB ) return 0;
+  /* an NBSP glued after a digit, between a number and a unit of one or
+  ** two small letters or its groups of three digits ("75В" + NBSP +
+  ** "m²", "47В" + NBSP + "kg", "12В" + NBSP + "500"); not "230В" + NBSP +
+  ** "5W", + "AC" or + "max", where В is volts */
+  if( c->d==0xA0 ){
+    size_t k = b;
+    if( !(before>='0' && before<='9') || b>=x->n ) return 0;
+    if( is_ascii_small(x->s[b]) ){                        /* 75В + NBSP + m² */
+      while( k<x->n && k<b+3 && is_ascii_small(x->s[k]) ) k++;
+      return k<=b+2 && !(k<x->n && is_ascii_alpha(x->s[k]));
+    }
+    while( k<x->n && k<b+4 && x->s[k]>='0' && x->s[k]<='9' ) k++;
+    return k==b+3 && !(k<x->n && is_ascii_alnum(x->s[k])); /* 12В + NBSP + 500 */
+  }
+  if( c->d==0xAB || c->d==0xBB ) return 0;
   if( before<0x80 && is_ascii_alpha(before) ) return 0;
   if( b>=x->n || !is_ascii_alpha(x->s[b]) ) return 1;
   return c->d==0xB0 && (x->s[b]=='C' || x->s[b]=='F')
@@ -1970,6 +2055,63 @@ static size_t run_end(const pass_ctx *x, size_t p){
 ** *untwinned: one of them has no Russian look-alike (russian_twin_upper(),
 ** twin_lower(): "D" + "Гњ" + "RER": D, R; not "CP" + "ЕЋ" + "A", a
 ** Cyrillic word typed on two keyboards). */
+/* Are the ASCII letters from s[b] on (up to a character that is not
+** one) all capitals or all small letters? */
+static int one_case_word(const pass_ctx *x, size_t b){
+  size_t k;
+  int caps = 0, small = 0;
+  for(k=b; k<x->n && is_ascii_alpha(x->s[k]); k++){
+    if( is_ascii_small(x->s[k]) ) small++; else caps++;
+  }
+  return !(caps && small);
+}
+
+static int glued_case_fits(const pass_ctx *x, size_t a, size_t b, uint32_t d,
+                           int *untwinned);
+/*
+** Rule 8: is the cp1251 run s[a..b), wholly the candidate c, "ЕЅ" or
+** "Еѕ" (Ž ž) glued to ASCII letters of its case ("SVEЕЅ", "PAЕЅNJA")?
+** Alone it is as often Latin typed with look-alikes (Е Ѕ for E S:
+** "DЕЅIGN", 38.11), so it is no evidence; but it does not keep Latin
+** text misread whole from being undone, and there it is undone too
+** (x->latin_whole: the value's other runs are Latin letters misread,
+** none Russian).
+*/
+static int e_twin_glued(const pass_ctx *x, size_t a, size_t b, const cand *c){
+  int untwinned;
+  if( c->nchars!=2 || x->s[a]!=0xD0 || x->s[a+1]!=0x95
+   || (c->second!=0x405 && c->second!=0x455) ) return 0;
+  if( !((a>0 && is_ascii_alpha(x->s[a-1])) || (b<x->n && is_ascii_alpha(x->s[b]))) ) return 0;
+  return glued_case_fits(x, a, b, c->d, &untwinned);
+}
+
+/*
+** Rule 8: is the cp1251 run s[a..b), wholly the candidate c, Е (C5) then
+** an NBSP or a Serbian letter starting a word of ASCII letters of one
+** case? Š, Ş, Ś of a Latin word ("Е" + NBSP + "KOLA" for ŠKOLA, "ЕћEHIT"
+** ŞEHIT): no Cyrillic word starts so, and neither looks like a Latin
+** letter, as Ѕ of "ЕЅSAY" does. Not before a word in Title Case: "Е" +
+** NBSP + "Microsoft" is a word of its own, "Mercedes Е" + NBSP +
+** "Class" E-Class typed so (39.25.3-4); or Е and an NBSP between ASCII
+** capitals ("ROKIЕ" + NBSP + "KIO" for ROKIŠKIO). No evidence alone, it
+** does not keep Latin text misread whole from being undone, and there
+** (x->latin_whole, not beside misread Russian: "Nokia Е" + NBSP + "OK")
+** it is undone too.
+*/
+static int e_word_start(const pass_ctx *x, size_t a, size_t b, const cand *c){
+  uint32_t u = c->second;
+  if( c->nchars!=2 || x->s[a]!=0xD0 || x->s[a+1]!=0x95 ) return 0;
+  if( !(b<x->n && is_ascii_alpha(x->s[b])) ) return 0;
+  if( !(u==0xA0 || (((u>=0x402 && u<=0x40F) || (u>=0x452 && u<=0x45F)) && !latin_twin(u))) ) return 0;
+  /* inside a word of capitals too ("ROKIЕ" + NBSP + "KIO", "TOЕ" + NBSP
+  ** + "TA"), where the capitals before may all look Cyrillic */
+  if( a>0 && is_ascii_alpha(x->s[a-1]) ){
+    return u==0xA0 && x->s[a-1]>='A' && x->s[a-1]<='Z' && x->s[b]>='A' && x->s[b]<='Z'
+        && one_case_word(x, b);
+  }
+  return one_case_word(x, b);
+}
+
 static int glued_case_fits(const pass_ctx *x, size_t a, size_t b, uint32_t d,
                            int *untwinned){
   size_t k;
@@ -2085,6 +2227,80 @@ static int lone_1250(const pass_ctx *x, size_t a, size_t b, uint32_t before_run,
       && one_capital_before(x, a) && b<x->n && is_ascii_alpha(x->s[b]);
 }
 
+/* Are the nearest characters before s[i] and from s[j] on, past one
+** space, digits? */
+static int digits_around(const pass_ctx *x, size_t i, size_t j){
+  if( i>0 && x->s[i-1]==' ' ) i--;
+  if( j<x->n && x->s[j]==' ' ) j++;
+  return i>0 && x->s[i-1]>='0' && x->s[i-1]<='9' && j<x->n && x->s[j]>='0' && x->s[j]<='9';
+}
+
+/*
+** Rule 9's narrow rescues under MacRoman: may the candidate c at
+** s[i..c->end), after prev, be undone in a value misread throughout
+** (every non-ASCII character in a candidate: real text beside would
+** have shown a character of its own)? A run is undone when each of its
+** candidates may.
+*/
+static int lone_mac(const pass_ctx *x, size_t i, uint32_t prev, const cand *c){
+  unsigned b0 = (unsigned)enc_byte(UTF8_MOJI_MACROMAN, utf8_decode_valid(x->s+i).codepoint);
+  size_t j = c->end;
+  int next_letter = j<x->n && is_ascii_alpha(x->s[j]);
+  if( x->rescue!=2 || c->word_end ) return 0;
+  /* one Cyrillic letter glued after a digit and before no letter, a
+  ** unit after its number ("19283–ª" 19283л, "1547–í" 1547В); not –
+  ** then π or ∞, mathematics ("–π", "0–∞"), nor after a letter: "A–Ü"
+  ** is a range of a German index */
+  if( c->level==-1 && c->nchars==2 && c->d>=0x400 && c->d<=0x45F && i>0
+   && x->s[i-1]>='0' && x->s[i-1]<='9' && !next_letter
+   && c->second!=0x3C0 && c->second!=0x221E ){
+    return 1;
+  }
+  /* one Greek letter starting a word, a symbol of science ("ŒîH" ΔH,
+  ** "Œª = 550 nm", "œÄ ≈ 3.14"); not Œ then a sign of mathematics: "Œ±"
+  ** stays (French words start with Œ, though none with Œ and a letter
+  ** of bytes 80-BF) */
+  if( c->level==-3 ){
+    return apart(prev) && !mac_math(c->second)
+        && ((c->d>=0x391 && c->d<=0x3A9) || (c->d>=0x3B1 && c->d<=0x3C9));
+  }
+  if( c->level!=0 ) return 0;
+  /* Romanian capitals Ș Ț starting a word ("»òtefan"): a German quote
+  ** opens words with » as often, but then its closing « would be a
+  ** character of its own; and only beside another misread Romanian
+  ** letter (x->romanian, strict_level()): a quote not closed in the value
+  ** ("»öffentlich ist, ...") is German */
+  if( c->d==0x218 || c->d==0x21A ) return next_letter;  /* a tell-tale then a sign of mathematics with no letter beside, for
+  ** the signs of Latin-1 that text sets apart ("141 ¬∑ Bülach" for ·,
+  ** "¬±0,5 mm" ±, "90¬∞ ·" °), ÷ between numbers ("12 √∑ 4": "√∑" may
+  ** be a root of a sum) and Slovak "≈°.p." (š.p.): no formula glues ¬
+  ** to ∑ ± ∞. Not the logic of ¬ then π ≤ ≥ (10.13: "¬π" is not p),
+  ** nor ∆ then a degree: "∆°C" is a difference of temperature */
+  if( c->nchars==2 && b0==0xC2
+   && (c->second==0x2211 || c->second==0xB1 || c->second==0x221E) ) return 1;
+  if( c->nchars==2 && b0==0xC3 && c->second==0x2211 ) return digits_around(x, i, j);
+  if( c->nchars==2 && b0==0xC5 && c->second==0xB0 ) return j<x->n && x->s[j]=='.';
+  /* "¬´" «, after a sign ("|¬´ La Vie": "`¬´ ):" is a face) */
+  if( c->nchars==2 && b0==0xC2 && c->second==0xB4 ) return 1;
+  /* √ ¬ ≈ then a closing mark after a capital, at a word's end: a sign
+  ** of mathematics ends no word of capitals ("L√™" Lê of Vietnamese) */
+  if( c->nchars==2 && (b0==0xC2 || b0==0xC3 || b0==0xC5) && upper_ext(prev)
+   && (is_closing(c->last) || any_quote(c->last)) ) return 1;
+  /* ‚ then two giving a sub- or superscript, a currency sign, a
+  ** letterlike symbol, an arrow or a sign of mathematics ("H‚ÇÇO" H₂O,
+  ** "13 000 ‚Ç´" ₫, "x ∈ ‚Ñù" ℝ, "‚àÄx" ∀), or the narrow no-break space
+  ** of French ("‚ÄØ"): the low quote of German opens words of letters,
+  ** and ‚Ç ‚Ñ ‚à ‚Å then a letter or a sign of bytes 80-BF starts none
+  ** (Turkish "Çöp" in low quotes would give ₚ: not before a small
+  ** letter, as words go on) */
+  if( c->nchars==3 && b0==0xE2
+   && ((c->d>=0x2070 && c->d<=0x20C0) || (c->d>=0x2100 && c->d<=0x214F)
+       || (c->d>=0x2190 && c->d<=0x22FF) || c->d==0x202F) ){
+    return c->d>=0x2190 || c->d==0x202F || !(j<x->n && x->s[j]>='a' && x->s[j]<='z');
+  }
+  return 0;
+}
+
 /* Is u a character cp1252 and cp1250 both have, at the same byte? */
 static int same_in_1252(uint32_t u){
   int b = enc_byte(UTF8_MOJI_CP1250, u);
@@ -2095,6 +2311,7 @@ static int same_in_1252(uint32_t u){
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
   size_t cyr = 0, sign = 0, nbsp2 = 0, odd = 0, doubt = 0, sep = 0, viet = 0;
+  size_t macok = 0;                     /* MacRoman's rescue may take */
   int script = 0, mixed = 0;
   size_t left0 = x->leftover, conf0 = x->confident;
   uint32_t prev = x->prev, before_run = x->prev;
@@ -2129,6 +2346,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
            && c.end<x->n && is_ascii_alpha(x->s[c.end]))
        || (c.nchars==2 && (c.d==0x1A1 || c.d==0x1AF || c.d==0x1B0) && c.level>0) ) viet++;
       if( x->rescue && parts_words(x, a, i, &c, before_run) ) sep++;   /* 5b only */
+      if( x->rescue==2 && x->cs==UTF8_MOJI_MACROMAN && lone_mac(x, i, prev, &c) ) macok++;
       /* the letters of cp1251's languages, not the archaic ones after
       ** them: Ukrainian "Сі" (the note B) would give ѳ, "СЁ" Ѩ */
       if( c.d>=0x400 && c.d<=0x45F ) cyr++;
@@ -2199,7 +2417,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( glued==2 && (latin_like(c.d) || sign) ) x->glued++;
       if( sign_alone(x, a, b, &c) ) x->signs++;
       if( glued && sure_letter(x, a, b, &c, alone) ) x->sure++;
-      if( (glued && (latin_like(c.d) || sign)) || (sign && sign_apart(x, a, b, &c)) ) x->plain++;
+      if( (glued && (latin_like(c.d) || sign)) || (sign && sign_apart(x, a, b, &c))
+       || e_twin_glued(x, a, b, &c) || e_word_start(x, a, b, &c) ) x->plain++;
     }
     /* the rescue: a run of one, wholly consumed, that gives a letter of
     ** Russian's block as the misread runs do ("РІ" for "в"), or a sign
@@ -2237,9 +2456,14 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       int before = a>0 && is_ascii_alpha(x->s[a-1]);
       int after = b<x->n && is_ascii_alpha(x->s[b]);
       int untwinned, fits = glued_case_fits(x, a, b, c.d, &untwinned);
-      if( (c.last!=0xA0 || before) && fits
-       && (untwinned || (after && c.second!=0xA0 && script_of(c.second)==SCRIPT_NONE))
-       && !(latin_twin(c.second) && (!before || (x->s[a]==0xD0 && x->s[a+1]==0x95))) ) fix = 3;
+      /* in Latin text misread whole, Е then Ѕ ѕ or an NBSP glued to it
+      ** (e_word_start(), e_twin_glued()): Š Ž */
+      int e_latin = x->latin_whole && (e_word_start(x, a, b, &c) || e_twin_glued(x, a, b, &c));
+      if( (c.last!=0xA0 || before || e_latin) && fits
+       && (untwinned || e_latin || (after && c.second!=0xA0 && script_of(c.second)==SCRIPT_NONE))
+       && !(latin_twin(c.second) && (!before || (x->s[a]==0xD0 && x->s[a+1]==0x95)) && !e_latin) ){
+        fix = 3;
+      }
     }
     /* punctuation, currency and letterlike signs alone in their run
     ** ("вЂ”" for —, "в‚¬" €, "в„–" №): в then Ђ Ѓ ‚ „ is in no word of
@@ -2275,6 +2499,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     /* cp1250's narrow rescues of a run of one candidate (lone_1250()) */
     if( !fix && x->rescue && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand==1
      && lone_1250(x, a, b, before_run, &c) ) fix = 3;
+    /* MacRoman's narrow rescues of a doubtful sign (lone_mac()) */
+    if( !fix && x->cs==UTF8_MOJI_MACROMAN && whole9 && ncand>0 && macok==ncand ) fix = 3;
     /* Vietnamese letters weak alone ("á»‘" ố: strict_level()) in a value
     ** known misread that holds Vietnamese ("áş": x->viet), as rule 5
     ** takes level-1 candidates under cp1252; only before a letter, inside
@@ -2558,6 +2784,11 @@ static void do_pass(pass_ctx *x){
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
   x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
   x->viet = x->cs==UTF8_MOJI_CP1250 && holds(x->s, x->n, "\xC3\xA1\xC5\x9F", 4, 0);
+  /* once per value and charset (best_pass() sets -1): the counting,
+  ** rescue and writing passes read the same text */
+  if( x->romanian<0 ) x->romanian = x->cs==UTF8_MOJI_MACROMAN
+      && (holds(x->s, x->n, "\xC6\x92\xC3\x89", 4, 0) || holds(x->s, x->n, "\xC6\x92\xC3\x87", 4, 0)
+          || holds(x->s, x->n, "\xC2\xBB\xC3\xB4", 4, 0) || holds(x->s, x->n, "\xC2\xBB\xC3\xB5", 4, 0));
   /* misread_cjk(): in the writing pass now, before its out (which may
   ** be s) overwrites the text; in a counting pass only when asked (most
   ** texts never are) */
@@ -2650,6 +2881,7 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     x.s = s;
     x.n = n;
     x.cs = order[k];
+    x.romanian = -1;
     do_pass(&x);                        /* count only */
     /* (looked for after the pass: the scan for C1 controls costs real
     ** Russian prose, which reaches the cp1251 pass and has no candidate,
@@ -2678,6 +2910,7 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       ** keyboards ("Гіhi") */
       count_rescued(&x, 1);
       x.confident = 1;                  /* for the writing pass's rescue */
+      x.latin_whole = 1;
     }
     if( (int)x.cs==skip ){
       /* a tie's other reading is tried (utf8_unmojibake()): cp1251 still
