@@ -184,7 +184,19 @@
 **    letter after it ("KГ“MA" for KÓMA; not "CPЕЋA", typed on two
 **    keyboards, "DЕЅIGN", Latin with look-alikes, "PSГЈ18", nor "Г" +
 **    NBSP before a word). "KДЌ" after a number is Kč (czech_crowns()),
-**    glued to its K whatever the K's twin. "В" + NBSP after a space or
+**    glued to its K whatever the K's twin. In Latin text misread whole
+**    (x->latin_whole), runs that are no evidence alone do not keep it
+**    from being undone, and are undone with it: "Е" + NBSP or Е and a
+**    Serbian letter starting a word of one case (e_word_start(): "Е" +
+**    NBSP + "KOLA" ŠKOLA, "ЕћEHIT" ŞEHIT; not before Title Case,
+**    "Mercedes Е" + NBSP + "Class"), "ЕЅ" glued to ASCII letters
+**    (e_twin_glued(): "SVEЕЅ" SVEŽ; alone, "DЕЅIGN" is look-alikes), "В"
+**    + NBSP after S alone (the Czech preposition) and glued to a number
+**    before a short unit or three digits ("75В" + NBSP + "m²"; not
+**    "230В" + NBSP + "AC", volts), a closing mark after S or J ending a
+**    word ("OBSUSZAJД„C"; elsewhere codes end so: "SJИ›-80"), and "В«"
+**    "В»" apart in a value that opens a misread "В«". Apart before a
+**    full stop, "ДЌ" "ДЊ" are Czech č Č ("Zákon ДЌ." for č.). "В" + NBSP after a space or
 **    at the start is the preposition в bound to its word, never a
 **    misread NBSP alone. A run that is one sign of
 **    punctuation, currency or letterlike symbols ("вЂ”" for —, "в‚¬" €,
@@ -1598,7 +1610,14 @@ static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
   ** the Czech and Slovak preposition bound to its word ("SВ" + NBSP +
   ** "pozdravem"; no Russian word is Ѕ; "SЖ" + NBSP is a code) */
   if( second==0xA0 && q-p==1 && c=='S' && q+1<x->n && x->s[q]==0xD0 && x->s[q+1]==0x92 ) return 1;
-  if( is_closing(second) || any_quote(second) || second==0xA0 ) return !twin_upper(c);
+  if( second==0xA0 ) return !twin_upper(c);
+  /* a closing mark or quote after S or J, the run after the word
+  ** (Polish "OBSUSZAJД„C" for OBSUSZAJĄC): a Latin word where Latin text
+  ** misread whole is being read (the counting pass, x->latin_whole);
+  ** elsewhere codes end so ("TASSЕ…", "SJИ›-80" beside real Russian) */
+  if( is_closing(second) || any_quote(second) ){
+    return near+1==q && (x->rescue==0 || x->latin_whole) ? !russian_twin_upper(c) : !twin_upper(c);
+  }
   for(k=p; k<q; k++) if( !twin_upper(x->s[k]) ) return 1;
   return 0;
 }
@@ -1789,7 +1808,10 @@ static int sign_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
     while( k<x->n && k<b+4 && x->s[k]>='0' && x->s[k]<='9' ) k++;
     return k==b+3 && !(k<x->n && is_ascii_alnum(x->s[k])); /* 12В + NBSP + 500 */
   }
-  if( c->d==0xAB || c->d==0xBB ) return 0;
+  /* "В«" and "В»" apart: the letter В may be a word («Витамин В»), but
+  ** not where the value opens a misread guillemet (x->opened: "В« Bonjour
+  ** В»" in Latin text misread whole) */
+  if( c->d==0xAB || c->d==0xBB ) return x->opened;
   if( before<0x80 && is_ascii_alpha(before) ) return 0;
   if( b>=x->n || !is_ascii_alpha(x->s[b]) ) return 1;
   return c->d==0xB0 && (x->s[b]=='C' || x->s[b]=='F')
@@ -1805,7 +1827,8 @@ static int sign_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
 ** no Cyrillic word is spelled so, and NBSP then a space is no one's
 ** typography. Not Г or Д then a mark (the letter as a word: «пункт Г»,
 ** "А, Б, В, Г…"), nor then І Ј Ѕ (Ukrainian "Гі" would give ó), nor
-** before a full stop (Serbian abbreviations).
+** before a full stop (Serbian abbreviations), but č Č ("ДЌ." for Czech
+** č., "ДЊ." an initial).
 */
 static int apart_letter(const pass_ctx *x, size_t a, size_t b, uint32_t before_run,
                         const cand *c){
@@ -1813,7 +1836,11 @@ static int apart_letter(const pass_ctx *x, size_t a, size_t b, uint32_t before_r
   if( c->nchars!=2 || x->s[a]!=0xD0 || (x->s[a+1]!=0x93 && x->s[a+1]!=0x94) ) return 0;
   if( !latin_letter(c->d) || !apart(before_run) ) return 0;
   if( u==0xA0 ) return x->s[a+1]==0x93 && b<x->n && x->s[b]==' ';
-  if( !(b>=x->n || (apart(x->s[b]) && x->s[b]!='.')) ) return 0;
+  /* before a full stop only č Č: Czech "č." (číslo: "Zákon ДЌ." for
+  ** Zákon č.), an initial ("ДЊ. Ilić"); Д then Ќ or Њ abbreviates no
+  ** Serbian or Macedonian word */
+  if( b<x->n && x->s[b]=='.' ) return x->s[a+1]==0x94 && (u==0x40C || u==0x40A);
+  if( !(b>=x->n || apart(x->s[b])) ) return 0;
   if( inner_sign(u) ) return 1;
   return ((u>=0x400 && u<=0x45F) || u==0x490 || u==0x491)
       && !(latin_twin(u) && u!=0x401 && u!=0x451);
@@ -2908,9 +2935,9 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       ** one letter that no Cyrillic text spells ("MГјller", "Г©" apart:
       ** sure_letter()); one glued run may else be a word typed on two
       ** keyboards ("Гіhi") */
+      x.latin_whole = 1;
       count_rescued(&x, 1);
       x.confident = 1;                  /* for the writing pass's rescue */
-      x.latin_whole = 1;
     }
     if( (int)x.cs==skip ){
       /* a tie's other reading is tried (utf8_unmojibake()): cp1251 still
