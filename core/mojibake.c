@@ -2270,10 +2270,13 @@ static int digits_around(const pass_ctx *x, size_t i, size_t j){
 ** candidates may.
 */
 static int lone_mac(const pass_ctx *x, size_t i, uint32_t prev, const cand *c){
-  unsigned b0 = (unsigned)enc_byte(UTF8_MOJI_MACROMAN, utf8_decode_valid(x->s+i).codepoint);
+  unsigned b0;
   size_t j = c->end;
-  int next_letter = j<x->n && is_ascii_alpha(x->s[j]);
-  if( x->rescue!=2 || c->word_end ) return 0;
+  int next_letter;
+  /* sure and weak candidates are undone anyway: most of a misread text */
+  if( x->rescue!=2 || c->word_end || c->level>0 ) return 0;
+  b0 = (unsigned)enc_byte(UTF8_MOJI_MACROMAN, utf8_decode_valid(x->s+i).codepoint);
+  next_letter = j<x->n && is_ascii_alpha(x->s[j]);
   /* one Cyrillic letter glued after a digit and before no letter, a
   ** unit after its number ("19283–ª" 19283л, "1547–í" 1547В); not –
   ** then π or ∞, mathematics ("–π", "0–∞"), nor after a letter: "A–Ü"
