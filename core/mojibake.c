@@ -196,7 +196,9 @@
 **    "230В" + NBSP + "AC", volts), a closing mark after S or J ending a
 **    word ("OBSUSZAJД„C"; elsewhere codes end so: "SJИ›-80"), and "В«"
 **    "В»" apart in a value that opens a misread "В«". Apart before a
-**    full stop, "ДЌ" "ДЊ" are Czech č Č ("Zákon ДЌ." for č.). "В" + NBSP after a space or
+**    full stop, "ДЌ" "ДЊ" are Czech č Č ("Zákon ДЌ." for č.). A
+**    Vietnamese letter counts as a Latin one (latin_like(): "dб»±ng" for
+**    dựng), glued after a Latin letter ("69б»—Lviv" is a house number). "В" + NBSP after a space or
 **    at the start is the preposition в bound to its word, never a
 **    misread NBSP alone. A run that is one sign of
 **    punctuation, currency or letterlike symbols ("вЂ”" for —, "в‚¬" €,
@@ -1653,6 +1655,9 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
   int case_break = !start && ((first>=0x400 && first<=0x42F) || first==0x490)
                 && ((second>=0x430 && second<=0x45F) || second==0x491);
   if( czech_crowns(x, a, b, d) ) return 2;
+  /* a Vietnamese letter only after a Latin one: "69б»—Lviv" is a Russian
+  ** house number in quotes glued to a dash */
+  if( start && viet_letter(d) ) return 0;
   /* a capital after a small letter is no word's spelling ("abcГ“" would
   ** give Ó, "abcД»" Ļ): only a word of capitals glues before it */
   if( !start && upper_ext(d) && x->s[a-1]>='a' ) return 0;
@@ -1868,8 +1873,10 @@ static int rare_ext_a(uint32_t d){
 }
 
 /* A Latin letter, or a ligature of Latin letters (ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ). */
+/* A Latin letter for rule 8's glued runs: Latin-1, Extended-A and B's
+** few, the ligatures of PDF text, Vietnamese ("dб»±ng" for dựng). */
 static int latin_like(uint32_t d){
-  return latin_letter(d) || (d>=0xFB00 && d<=0xFB06);
+  return latin_letter(d) || (d>=0xFB00 && d<=0xFB06) || viet_letter(d);
 }
 
 /*
