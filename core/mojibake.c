@@ -679,7 +679,7 @@ struct pass_ctx {
                             ** ASCII-only lower() (ascii_lowered()) */
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
   int romanian;             /* MacRoman: the text holds ă Ă ș ț misread
-                            ** ("ƒÉ" "ƒÇ" "»ô" "»õ"); -1 not yet read */
+                            ** ("ƒÉ" "ƒÇ" "»ô" "»õ": mac_romanian()) */
   int viet;                 /* cp1250: the text holds "áş", the lead of a
                             ** Vietnamese letter (ặ ả ấ) no text spells */
   int cjk;                  /* cp1252, Latin-1: the text holds a misread
@@ -1994,6 +1994,10 @@ static uint32_t seq_at(const pass_ctx *x, size_t p, size_t *end){
   }
   return 0;
 }
+/* A letter of the modern Greek alphabet, capital or small. */
+static int greek_letter(uint32_t d){
+  return (d>=0x391 && d<=0x3A9) || (d>=0x3B1 && d<=0x3C9);
+}
 static int cyr_greek_upper(uint32_t c){
   return (c>=0x410 && c<=0x42F) || (c>=0x391 && c<=0x3A9);
 }
@@ -2223,7 +2227,7 @@ static int lone_1250(const pass_ctx *x, size_t a, size_t b, uint32_t before_run,
   ** κ), nor a letter and an ellipsis ("Ď…"); not MacRoman, whose Œ œ
   ** start French words: "Œ±" stays (7.6) */
   if( throughout && c->level==-3 && apart(before_run) && c->second!=0x15F
-   && c->second!=0x2026 && ((c->d>=0x391 && c->d<=0x3A9) || (c->d>=0x3B1 && c->d<=0x3C9)) ){
+   && c->second!=0x2026 && greek_letter(c->d) ){
     return 1;
   }
   /* "Ä›" (C3 84 is Ä) before a small letter: ě starting a word
@@ -2298,8 +2302,7 @@ static int lone_mac(const pass_ctx *x, size_t i, uint32_t prev, const cand *c){
   ** stays (French words start with Œ, though none with Œ and a letter
   ** of bytes 80-BF) */
   if( c->level==-3 ){
-    return apart(prev) && !mac_math(c->second)
-        && ((c->d>=0x391 && c->d<=0x3A9) || (c->d>=0x3B1 && c->d<=0x3C9));
+    return apart(prev) && !mac_math(c->second) && greek_letter(c->d);
   }
   if( c->level!=0 ) return 0;
   /* Romanian capitals Ș Ț starting a word ("»òtefan"): a German quote
@@ -2804,6 +2807,13 @@ int utf8_moji_possible(const unsigned char *s, size_t n){
   return utf8_moji_possible_using(utf8_moji_scan, s, n);
 }
 
+/* Does s hold a Romanian letter misread as MacRoman: ă Ă ("ƒÉ" "ƒÇ"),
+** ș ț ("»ô" "»õ")? */
+static int mac_romanian(const unsigned char *s, size_t n){
+  return holds(s, n, "\xC6\x92\xC3\x89", 4, 0) || holds(s, n, "\xC6\x92\xC3\x87", 4, 0)
+      || holds(s, n, "\xC2\xBB\xC3\xB4", 4, 0) || holds(s, n, "\xC2\xBB\xC3\xB5", 4, 0);
+}
+
 /* One pass of charset cs over x->s. */
 static void do_pass(pass_ctx *x){
   size_t p = 0;
@@ -2821,11 +2831,6 @@ static void do_pass(pass_ctx *x){
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
   x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
   x->viet = x->cs==UTF8_MOJI_CP1250 && holds(x->s, x->n, "\xC3\xA1\xC5\x9F", 4, 0);
-  /* once per value and charset (best_pass() sets -1): the counting,
-  ** rescue and writing passes read the same text */
-  if( x->romanian<0 ) x->romanian = x->cs==UTF8_MOJI_MACROMAN
-      && (holds(x->s, x->n, "\xC6\x92\xC3\x89", 4, 0) || holds(x->s, x->n, "\xC6\x92\xC3\x87", 4, 0)
-          || holds(x->s, x->n, "\xC2\xBB\xC3\xB4", 4, 0) || holds(x->s, x->n, "\xC2\xBB\xC3\xB5", 4, 0));
   /* misread_cjk(): in the writing pass now, before its out (which may
   ** be s) overwrites the text; in a counting pass only when asked (most
   ** texts never are) */
@@ -2918,7 +2923,9 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     x.s = s;
     x.n = n;
     x.cs = order[k];
-    x.romanian = -1;
+    /* once per value: the counting, rescue and writing passes read the
+    ** same text */
+    x.romanian = x.cs==UTF8_MOJI_MACROMAN && mac_romanian(s, n);
     do_pass(&x);                        /* count only */
     /* (looked for after the pass: the scan for C1 controls costs real
     ** Russian prose, which reaches the cp1251 pass and has no candidate,
