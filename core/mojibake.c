@@ -194,8 +194,20 @@
 **    + NBSP after S alone (the Czech preposition) and glued to a number
 **    before a short unit or three digits ("75В" + NBSP + "m²"; not
 **    "230В" + NBSP + "AC", volts), a closing mark after S or J ending a
-**    word ("OBSUSZAJД„C"; elsewhere codes end so: "SJИ›-80"), and "В«"
-**    "В»" apart in a value that opens a misread "В«". Apart before a
+**    word ("OBSUSZAJД„C"; elsewhere codes end so: "SJИ›-80"), "В«"
+**    "В»" apart in a value that opens a misread "В«", "В" + NBSP glued
+**    after letters before a small one or after a number before "%", "KДЌ"
+**    or a month (nbsp_glued(): "ZLATIBORACВ" + NBSP + "a.d.", "9В" +
+**    NBSP + "ledna"; not "12В" + NBSP + "output", volts), a sign that is
+**    evidence alone (sign_alone(): "CHв‚ѓCOOH"), Turkish "A.Ећ.", × ÷
+**    apart between numbers and "В»" before a letter where "В«" is in the
+**    value too (latin_apart(): "3 Г— 4", German "В»MГјllerВ«"; beside
+**    misread Russian "кв. 12Г—14" and «Серия В»Bayer are real), and a
+**    capital inside or starting a word of ASCII capitals that holds a
+**    letter with no Cyrillic twin (caps_untwinned(): "BГ„CKEREI",
+**    "ДЊAДЊANSKA"; not "PRICГ’Stock", nor "ABГ…TROMF" beside misread
+**    Russian). "HГ" + NBSP + " " and "OГ№" + " " are Hà and Où whatever
+**    the capital's twin. Apart before a
 **    full stop, "ДЌ" "ДЊ" are Czech č Č ("Zákon ДЌ." for č.). A
 **    Vietnamese letter counts as a Latin one (latin_like(): "dб»±ng" for
 **    dựng), glued after a Latin letter ("69б»—Lviv" is a house number). "В" + NBSP after a space or
@@ -767,6 +779,7 @@ static int upper_ext(uint32_t c){
 
 
 static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark);
+static int digits_around(const struct pass_ctx *x, size_t i, size_t j);
 static int letter_at(const struct pass_ctx *x, size_t j);
 static int small_at(const struct pass_ctx *x, size_t j);
 static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
@@ -1612,6 +1625,16 @@ static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
   ** the Czech and Slovak preposition bound to its word ("SВ" + NBSP +
   ** "pozdravem"; no Russian word is Ѕ; "SЖ" + NBSP is a code) */
   if( second==0xA0 && q-p==1 && c=='S' && q+1<x->n && x->s[q]==0xD0 && x->s[q+1]==0x92 ) return 1;
+  /* a word of one capital, then Г and an NBSP (à) or, after O, №
+  ** (ù), before a space: "HГ" + NBSP + " Nб»™i" (Hà Nội), French "OГ№"
+  ** (Où). Г is a twin of nothing, NBSP then a space is nobody's
+  ** typography, and no code glues them so to one letter ("HГ" + NBSP +
+  ** "-976" may be one; "SГ" + NBSP + "rl", Sàrl, stays) */
+  if( q-p==1 && near==p && q+1<x->n && x->s[q]==0xD0 && x->s[q+1]==0x93
+   && (p==0 || x->s[p-1]==' ') && (second==0xA0 || (second==0x2116 && c=='O')) ){
+    size_t e = q+2+(second==0xA0 ? 2 : 3);
+    if( e>=x->n || x->s[e]==' ' ) return 1;
+  }
   if( second==0xA0 ) return !twin_upper(c);
   /* a closing mark or quote after S or J, the run after the word
   ** (Polish "OBSUSZAJД„C" for OBSUSZAJĄC): a Latin word where Latin text
@@ -1647,6 +1670,29 @@ static int czech_crowns(const pass_ctx *x, size_t a, size_t b, uint32_t d){
   return q>=1 && x->s[q-1]>='0' && x->s[q-1]<='9';
 }
 
+/* Is the word around s[a..b), read on across other non-ASCII characters
+** up to a space, an NBSP or ASCII punctuation, one of ASCII capitals, one
+** of them with no Cyrillic twin ("ГЃRUSГЌTГЃS": R U)? A Cyrillic word typed
+** on two keyboards mixes in twins alone ("KИЇB"); a small letter is
+** another word glued on ("ABГ‘Esquàlida", "PRICГ’Stock"). */
+static int caps_untwinned(const pass_ctx *x, size_t a, size_t b){
+  size_t k;
+  int untwinned = 0;
+  for(k=a; k>0; k--){
+    unsigned char c = x->s[k-1];
+    if( c<0x80 ? !is_ascii_alpha(c) : c==0xA0 && k>=2 && x->s[k-2]==0xC2 ) break;
+    if( c<0x80 && !is_upper(c) ) return 0;
+    if( c<0x80 && !twin_upper(c) ) untwinned = 1;
+  }
+  for(k=b; k<x->n; k++){
+    unsigned char c = x->s[k];
+    if( c<0x80 ? !is_ascii_alpha(c) : c==0xC2 && k+1<x->n && x->s[k+1]==0xA0 ) break;
+    if( c<0x80 && !is_upper(c) ) return 0;
+    if( c<0x80 && !twin_upper(c) ) untwinned = 1;
+  }
+  return untwinned;
+}
+
 static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
                        uint32_t second, uint32_t last){
   size_t p, q;
@@ -1664,10 +1710,26 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
   if( !start ){
     for(p=a-1; p>0 && is_ascii_alpha(x->s[p-1]); p--){}
     if( glued_side(x, a-1, p, a, second, 0, case_break) ) return 2;
+    /* a capital inside a word of capitals, ASCII ones on both sides
+    ** ("BГ„CKEREI" for BÄCKEREI, "SPOЕ»YWCZY" SPOŻYWCZY: Г then „, Е then
+    ** » glue no Cyrillic word to Latin letters), when the word holds a
+    ** letter with no Cyrillic twin (caps_untwinned()); not a Latin twin
+    ** second ("DЕЅIGN"). Only where Latin text misread whole is read (the
+    ** counting pass, x->latin_whole): beside misread Russian a code of
+    ** capitals may hold it ("ABГ…TROMF") */
+    if( (x->rescue==0 || x->latin_whole) && b<x->n && is_upper(x->s[b]) && is_upper(x->s[a-1])
+     && (upper_ext(d) || (viet_letter(d) && !(d&1)))
+     && !latin_twin(second) && second!=0xA0 && caps_untwinned(x, a, b) ) return 2;
   }
   /* at a word's start, Е then a Latin twin is "Еіght", "Еѕsays" (English
   ** with Cyrillic letters that look alike) as often as ų or ž */
   if( start && d>=0x140 && d<=0x17F && latin_twin(second) ) return 0;
+  /* a capital starting a word of capitals that holds a letter with no
+  ** Cyrillic twin ("ДЊAДЊANSKA" for ČAČANSKA, "Д°STД°KLAL" İSTİKLAL), as
+  ** the one inside above */
+  if( (x->rescue==0 || x->latin_whole) && start && b<x->n && is_upper(x->s[b])
+   && upper_ext(d) && !latin_twin(second)
+   && second!=0xA0 && caps_untwinned(x, a, b) ) return 1;
   if( b<x->n && is_ascii_alpha(x->s[b]) && last!=0x2019 && last!=0x2018 && last!=0xA0 ){
     for(q=b+1; q<x->n && is_ascii_alpha(x->s[q]); q++){}
     if( glued_side(x, b, b, q, second, start, case_break) ) return start ? 1 : 2;
@@ -1821,6 +1883,67 @@ static int sign_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
   if( b>=x->n || !is_ascii_alpha(x->s[b]) ) return 1;
   return c->d==0xB0 && (x->s[b]=='C' || x->s[b]=='F')
       && !(b+1<x->n && is_ascii_alpha(x->s[b+1]));
+}
+
+/*
+** Rule 8: is the cp1251 run s[a..b), wholly the candidate c, a misread
+** NBSP ("В" + NBSP) glued between a Latin word and what follows, that may
+** stand beside Latin text misread whole: after letters, before a small
+** letter ("ZLATIBORACВ" + NBSP + "a.d."); after a number, before a
+** percent sign, Czech crowns ("500В" + NBSP + "KДЌ") or a Czech, Slovak
+** or Polish month ("12В" + NBSP + "ledna", a date). Not before a capital
+** or a digit: "KPGSВ" + NBSP + "AB" may be a code, and В after a number
+** is volts ("230В" + NBSP + "5W", "12В" + NBSP + "output").
+*/
+static int month_name(const unsigned char *z, size_t n){
+  static const char *const months[] = {   /* Czech, Slovak, Polish genitives */
+    "ledna", "dubna", "srpna", "listopadu", "prosince", "marca", "augusta",
+    "septembra", "novembra", "decembra", "stycznia", "lutego", "kwietnia",
+    "maja", "czerwca", "lipca", "sierpnia", "listopada", "grudnia" };
+  size_t i;
+  for(i=0; i<sizeof(months)/sizeof(months[0]); i++){
+    if( strlen(months[i])==n && memcmp(months[i], z, n)==0 ) return 1;
+  }
+  return 0;
+}
+static int nbsp_glued(const pass_ctx *x, size_t a, size_t b, const cand *c){
+  unsigned char before = a>0 ? x->s[a-1] : ' ';
+  size_t k;
+  if( c->d!=0xA0 || x->s[a]!=0xD0 || x->s[a+1]!=0x92 || b>=x->n ) return 0;
+  if( is_ascii_alpha(before) ) return is_ascii_small(x->s[b]);
+  if( !(before>='0' && before<='9') ) return 0;
+  if( x->s[b]=='%' ) return 1;
+  if( x->s[b]=='K' && b+5<=x->n && x->s[b+1]==0xD0 && x->s[b+2]==0x94
+   && x->s[b+3]==0xD0 && x->s[b+4]==0x8C ){
+    return b+5>=x->n || !is_ascii_alnum(x->s[b+5]);         /* "KДЌ" */
+  }
+  for(k=b; k<x->n && is_ascii_small(x->s[k]); k++){}
+  if( k<x->n && is_ascii_alnum(x->s[k]) ) return 0;
+  return month_name(x->s+b, k-b);
+}
+
+/*
+** Rule 8: may the cp1251 run s[a..b), wholly the candidate c, stand
+** beside Latin text misread whole, where Cyrillic text would not put it?
+** - Ş ("Ећ") between an ASCII capital and a full stop and a full stop:
+**   Turkish "A.Ећ." (A.Ş., anonim şirket; other letters so would be
+**   made-up initials);
+** - × or ÷ apart between numbers: "3 Г— 4", "12 Г· 4" (glued, "12Г—14"
+**   is a Russian range, "65Г—0,8" a steel grade);
+** - "В»" glued before an ASCII letter in a value that holds "В«" too:
+**   German »Müller« ("В»MГјller & SГ¶hneВ«"), where «Витамин В» closes
+**   before a space (and «Серия В»Bayer opens no "В«").
+** Only in Latin text misread whole (x->latin_whole, or the counting pass
+** that decides it): beside misread Russian these may be real.
+*/
+static int latin_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
+  if( c->nchars!=2 ) return 0;
+  if( c->d==0x15E && a>=2 && x->s[a-1]=='.' && is_upper(x->s[a-2])
+   && b<x->n && x->s[b]=='.' ) return 1;
+  if( (c->d==0xD7 || c->d==0xF7) && a>0 && x->s[a-1]==' ' && b<x->n && x->s[b]==' '
+   && digits_around(x, a, b) ) return 1;
+  return c->d==0xBB && x->s[a]==0xD0 && x->s[a+1]==0x92 && b<x->n && is_ascii_alpha(x->s[b])
+      && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 0);
 }
 
 /*
@@ -2458,6 +2581,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( sign_alone(x, a, b, &c) ) x->signs++;
       if( glued && sure_letter(x, a, b, &c, alone) ) x->sure++;
       if( (glued && (latin_like(c.d) || sign)) || (sign && sign_apart(x, a, b, &c))
+       || sign_alone(x, a, b, &c) || nbsp_glued(x, a, b, &c) || latin_apart(x, a, b, &c)
        || e_twin_glued(x, a, b, &c) || e_word_start(x, a, b, &c) ) x->plain++;
     }
     /* the rescue: a run of one, wholly consumed, that gives a letter of
@@ -2505,6 +2629,10 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
         fix = 3;
       }
     }
+    /* in Latin text misread whole, what latin_apart() says stands
+    ** beside it ("A.Ећ.", "3 Г— 4", "В»MГјller"); beside misread Russian
+    ** they may be real: "кв. 12Г—14", «Серия В»Bayer */
+    if( !fix && x->latin_whole && ncand==1 && x->leftover==left0 && latin_apart(x, a, b, &c) ) fix = 3;
     /* punctuation, currency and letterlike signs alone in their run
     ** ("вЂ”" for —, "в‚¬" €, "в„–" №): в then Ђ Ѓ ‚ „ is in no word of
     ** any language. Undone on their own evidence, but they do not make
