@@ -193,7 +193,7 @@
 **    (e_twin_glued(): "SVEЕЅ" SVEŽ; alone, "DЕЅIGN" is look-alikes), "В"
 **    + NBSP after S alone (the Czech preposition) and glued to a number
 **    before a short unit or three digits ("75В" + NBSP + "m²"; not
-**    "230В" + NBSP + "AC", volts), a closing mark after S or J ending a
+**    "230В" + NBSP + "AC" or "ac", volts), a closing mark after S or J ending a
 **    word ("OBSUSZAJД„C"; elsewhere codes end so: "SJИ›-80"), "В«"
 **    "В»" apart in a value that opens a misread "В«", "В" + NBSP glued
 **    after letters before a small one or after a number before "%", "KДЌ"
@@ -1864,12 +1864,14 @@ static int sign_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
   /* an NBSP glued after a digit, between a number and a unit of one or
   ** two small letters or its groups of three digits ("75В" + NBSP +
   ** "m²", "47В" + NBSP + "kg", "12В" + NBSP + "500"); not "230В" + NBSP +
-  ** "5W", + "AC" or + "max", where В is volts */
+  ** "5W", + "AC", + "ac", + "dc" or + "max", where В is volts */
   if( c->d==0xA0 ){
     size_t k = b;
     if( !(before>='0' && before<='9') || b>=x->n ) return 0;
     if( is_ascii_small(x->s[b]) ){                        /* 75В + NBSP + m² */
       while( k<x->n && k<b+3 && is_ascii_small(x->s[k]) ) k++;
+      /* "24В" + NBSP + "ac", "5В" + NBSP + "dc": volts */
+      if( k==b+2 && (x->s[b]=='a' || x->s[b]=='d') && x->s[b+1]=='c' ) return 0;
       return k<=b+2 && !(k<x->n && is_ascii_alpha(x->s[k]));
     }
     while( k<x->n && k<b+4 && x->s[k]>='0' && x->s[k]<='9' ) k++;
