@@ -201,8 +201,10 @@
 **    NBSP + "ledna"; not "12В" + NBSP + "output", volts), a sign that is
 **    evidence alone (sign_alone(): "CHв‚ѓCOOH"), Turkish "A.Ећ.", × ÷
 **    apart between numbers and "В»" before a letter where "В«" is in the
-**    value too (latin_apart(): "3 Г— 4", German "В»MГјllerВ«"; beside
-**    misread Russian "кв. 12Г—14" and «Серия В»Bayer are real), and a
+**    value too (latin_apart(): "3 Г— 4", German "В»MГјllerВ«"; also in a
+**    value misread throughout, with × glued between numbers, "Лист
+**    1250Г—2500 мм"; beside real Russian "кв. 12Г—14" and «Серия
+**    В»Bayer are real), and a
 **    capital inside or starting a word of ASCII capitals that holds a
 **    letter with no Cyrillic twin (caps_untwinned(): "BГ„CKEREI",
 **    "ДЊAДЊANSKA"; not "PRICГ’Stock", nor "ABГ…TROMF" beside misread
@@ -1930,20 +1932,24 @@ static int nbsp_glued(const pass_ctx *x, size_t a, size_t b, const cand *c){
 ** - Ş ("Ећ") between an ASCII capital and a full stop and a full stop:
 **   Turkish "A.Ећ." (A.Ş., anonim şirket; other letters so would be
 **   made-up initials);
-** - × or ÷ apart between numbers: "3 Г— 4", "12 Г· 4" (glued, "12Г—14"
-**   is a Russian range, "65Г—0,8" a steel grade);
+** - × or ÷ apart between numbers: "3 Г— 4", "12 Г· 4"; glued only in a
+**   value misread throughout ("50Г—50Г—5" of a misread Russian price
+**   list; beside real Russian "12Г—14" may be a range, "65Г—0,8" a steel
+**   grade);
 ** - "В»" glued before an ASCII letter in a value that holds "В«" too:
 **   German »Müller« ("В»MГјller & SГ¶hneВ«"), where «Витамин В» closes
 **   before a space (and «Серия В»Bayer opens no "В«").
 ** Only in Latin text misread whole (x->latin_whole, or the counting pass
-** that decides it): beside misread Russian these may be real.
+** that decides it) or a value misread throughout (x->rescue 2): beside
+** real Russian these may be real.
 */
 static int latin_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
   if( c->nchars!=2 ) return 0;
   if( c->d==0x15E && a>=2 && x->s[a-1]=='.' && is_upper(x->s[a-2])
    && b<x->n && x->s[b]=='.' ) return 1;
-  if( (c->d==0xD7 || c->d==0xF7) && a>0 && x->s[a-1]==' ' && b<x->n && x->s[b]==' '
-   && digits_around(x, a, b) ) return 1;
+  if( (c->d==0xD7 || c->d==0xF7) && digits_around(x, a, b)
+   && (x->latin_whole || x->rescue==0 ? a>0 && x->s[a-1]==' ' && b<x->n && x->s[b]==' '
+                                      : x->s[a-1]!=' ' && x->s[b]!=' ') ) return 1;
   return c->d==0xBB && x->s[a]==0xD0 && x->s[a+1]==0x92 && b<x->n && is_ascii_alpha(x->s[b])
       && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 0);
 }
@@ -2631,10 +2637,12 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
         fix = 3;
       }
     }
-    /* in Latin text misread whole, what latin_apart() says stands
-    ** beside it ("A.Ећ.", "3 Г— 4", "В»MГјller"); beside misread Russian
-    ** they may be real: "кв. 12Г—14", «Серия В»Bayer */
-    if( !fix && x->latin_whole && ncand==1 && x->leftover==left0 && latin_apart(x, a, b, &c) ) fix = 3;
+    /* in Latin text misread whole, or any value misread throughout
+    ** (rescue 2: no real Cyrillic word beside), what latin_apart() says
+    ** stands beside misread text ("A.Ећ.", "3 Г— 4", "В»MГјller"); beside
+    ** real Russian they may be real: "кв. 12Г—14", «Серия В»Bayer */
+    if( !fix && (x->latin_whole || x->rescue==2) && ncand==1 && x->leftover==left0
+     && latin_apart(x, a, b, &c) ) fix = 3;
     /* punctuation, currency and letterlike signs alone in their run
     ** ("вЂ”" for —, "в‚¬" €, "в„–" №): в then Ђ Ѓ ‚ „ is in no word of
     ** any language. Undone on their own evidence, but they do not make
