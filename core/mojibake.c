@@ -202,9 +202,9 @@
 **    evidence alone (sign_alone(): "CHв‚ѓCOOH"), Turkish "A.Ећ.", × ÷
 **    apart between numbers and "В»" before a letter where "В«" is in the
 **    value too (latin_apart(): "3 Г— 4", German "В»MГјllerВ«"; also in a
-**    value misread throughout, with × glued between numbers, "Лист
-**    1250Г—2500 мм"; beside real Russian "кв. 12Г—14" and «Серия
-**    В»Bayer are real), and a
+**    value misread throughout, with × glued between numbers when no
+**    other run is kept, "Лист 1250Г—2500 мм"; beside real Russian "кв.
+**    12Г—14", "ЕЁ 12Г—14" and «Серия В»Bayer are real), and a
 **    capital inside or starting a word of ASCII capitals that holds a
 **    letter with no Cyrillic twin (caps_untwinned(): "BГ„CKEREI",
 **    "ДЊAДЊANSKA"; not "PRICГ’Stock", nor "ABГ…TROMF" beside misread
@@ -212,7 +212,10 @@
 **    the capital's twin. Apart before a
 **    full stop, "ДЌ" "ДЊ" are Czech č Č ("Zákon ДЌ." for č.). A
 **    Vietnamese letter counts as a Latin one (latin_like(): "dб»±ng" for
-**    dựng), glued after a Latin letter ("69б»—Lviv" is a house number). "В" + NBSP after a space or
+**    dựng), glued after a Latin letter ("69б»—Lviv" is a house number);
+**    a Vietnamese capital after an ASCII capital whatever its twin ("THб»Љ"
+**    for THỊ; not ending in an NBSP, closing mark or quote, nor beside
+**    real text). "В" + NBSP after a space or
 **    at the start is the preposition в bound to its word, never a
 **    misread NBSP alone. A run that is one sign of
 **    punctuation, currency or letterlike symbols ("вЂ”" for —, "в‚¬" €,
@@ -696,6 +699,10 @@ struct pass_ctx {
                             ** ("ƒÉ" "ƒÇ" "»ô" "»õ": mac_romanian()) */
   int viet;                 /* cp1250: the text holds "áş", the lead of a
                             ** Vietnamese letter (ặ ả ấ) no text spells */
+  int times_ok;             /* cp1251: × ÷ glued between numbers may be
+                            ** undone (chain_of(): a value misread
+                            ** throughout whose other runs are all undone) */
+  size_t kept;              /* runs with candidates left as they were */
   int cjk;                  /* cp1252, Latin-1: the text holds a misread
                             ** CJK character (misread_cjk()); -1: not read
                             ** yet (a counting pass reads it when
@@ -1655,7 +1662,7 @@ static int rare_latin(uint32_t d){
   return d==0x178 || d==0x132 || d==0x133 || d==0x138 || d==0x149 || d==0x17F;
 }
 /* Is the run s[a..b), giving d, the č of Czech crowns after a number
-** ("3754,03 Kč", "12" + NBSP + "500" + NBSP + "Kč"; misread, the NBSP
+** ("3754,03 Kč", "374,- Kč", "12" + NBSP + "500" + NBSP + "Kč"; misread, the NBSP
 ** is misread too: "Â" + NBSP under cp1250, "В" + NBSP under cp1251)?
 ** Then K glued to it is no word of capitals ("KÄŤ" beside Slovak "PÄŤ",
 ** five; "KДЌ" beside a Cyrillic word typed on two keyboards). */
@@ -1669,6 +1676,7 @@ static int czech_crowns(const pass_ctx *x, size_t a, size_t b, uint32_t d){
     q -= 2;
     if( q>=2 && ((x->s[q-2]==0xC3 && x->s[q-1]==0x82) || (x->s[q-2]==0xD0 && x->s[q-1]==0x92)) ) q -= 2;
   }else return 0;
+  if( q>=3 && x->s[q-1]=='-' && x->s[q-2]==',' ) q -= 2;    /* "374,- Kč" */
   return q>=1 && x->s[q-1]>='0' && x->s[q-1]<='9';
 }
 
@@ -1709,6 +1717,12 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
   /* a capital after a small letter is no word's spelling ("abcГ“" would
   ** give Ó, "abcД»" Ļ): only a word of capitals glues before it */
   if( !start && upper_ext(d) && x->s[a-1]>='a' ) return 0;
+  /* a Vietnamese capital after an ASCII capital ("THб»Љ" for THỊ): б
+  ** then » or є and a third is in no Cyrillic word a Latin capital may
+  ** stand for, whatever its twins; not ending in an NBSP, a closing mark
+  ** or a quote ("Styleб»" + NBSP, a Russian word's end glued on) */
+  if( (x->rescue!=1 || x->latin_whole) && !start && is_upper(x->s[a-1]) && viet_letter(d) && !(d&1)
+   && last!=0xA0 && !is_closing(last) && !any_quote(last) ) return 2;
   if( !start ){
     for(p=a-1; p>0 && is_ascii_alpha(x->s[p-1]); p--){}
     if( glued_side(x, a-1, p, a, second, 0, case_break) ) return 2;
@@ -1933,9 +1947,10 @@ static int nbsp_glued(const pass_ctx *x, size_t a, size_t b, const cand *c){
 **   Turkish "A.Ећ." (A.Ş., anonim şirket; other letters so would be
 **   made-up initials);
 ** - × or ÷ apart between numbers: "3 Г— 4", "12 Г· 4"; glued only in a
-**   value misread throughout ("50Г—50Г—5" of a misread Russian price
-**   list; beside real Russian "12Г—14" may be a range, "65Г—0,8" a steel
-**   grade);
+**   value misread throughout whose other runs are all undone (x->times_ok:
+**   "50Г—50Г—5" of a misread Russian price list; beside real Russian
+**   "12Г—14" may be a range, "65Г—0,8" a steel grade, and a real word
+**   made of candidates, "ЕЁ" or "В" + NBSP, is real Russian beside);
 ** - "В»" glued before an ASCII letter in a value that holds "В«" too:
 **   German »Müller« ("В»MГјller & SГ¶hneВ«"), where «Витамин В» closes
 **   before a space (and «Серия В»Bayer opens no "В«").
@@ -1949,7 +1964,7 @@ static int latin_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
    && b<x->n && x->s[b]=='.' ) return 1;
   if( (c->d==0xD7 || c->d==0xF7) && digits_around(x, a, b)
    && (x->latin_whole || x->rescue==0 ? a>0 && x->s[a-1]==' ' && b<x->n && x->s[b]==' '
-                                      : x->s[a-1]!=' ' && x->s[b]!=' ') ) return 1;
+                                      : x->times_ok && x->s[a-1]!=' ' && x->s[b]!=' ') ) return 1;
   return c->d==0xBB && x->s[a]==0xD0 && x->s[a+1]==0x92 && b<x->n && is_ascii_alpha(x->s[b])
       && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 0);
 }
@@ -2726,6 +2741,7 @@ decided:
    && (a0_at==a || (fix==3 && (!doubt || x->cs==UTF8_MOJI_CP1251) && !sign)) ) nbsp = 4;
   if( nbsp==1 || nbsp==2 || nbsp==4 ) end = b + 1;
   if( !fix && !nbsp ){
+    if( ncand>0 && !(ncand==1 && (c.d==0xD7 || c.d==0xF7)) ) x->kept++;
     emit(x, x->s+a, b-a);
     x->prev = prev;
     return b;
@@ -3139,6 +3155,18 @@ static int chain_of(const unsigned char *s, size_t n, unsigned char *out,
     x.a0_allowed = x.confident>0 && x.leftover+x.missed==x.a0_chars;
     x.fixes = 0;
     x.confident = 0;
+    x.times_ok = 0;
+    if( x.cs==UTF8_MOJI_CP1251 && x.rescue==2
+     && (holds(cur, len, "\xD0\x93\xE2\x80\x94", 5, 0) || holds(cur, len, "\xD0\x93\xC2\xB7", 4, 0)) ){
+      /* "Г—" or "Г·" (× ÷): glued between numbers they are undone only
+      ** when a pass with the rescue keeps no other run (latin_apart()):
+      ** a word it keeps ("ЕЁ", "В" + NBSP) is real Russian beside, and
+      ** "12Г—14" may then be a range */
+      pass_ctx y = x;
+      y.kept = 0;
+      do_pass(&y);
+      x.times_ok = y.kept==0;
+    }
     x.out = out;
     do_pass(&x);
     chain[depth++] = x.cs==UTF8_MOJI_CP1252 && x.latin1 ? UTF8_MOJI_LATIN1 : x.cs;
