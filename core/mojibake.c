@@ -1641,7 +1641,7 @@ static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
   ** "-976" may be one; "SГ" + NBSP + "rl", Sàrl, stays) */
   if( q-p==1 && near==p && q+1<x->n && x->s[q]==0xD0 && x->s[q+1]==0x93
    && (p==0 || x->s[p-1]==' ') && (second==0xA0 || (second==0x2116 && c=='O')) ){
-    size_t e = q+2+(second==0xA0 ? 2 : 3);
+    size_t e = q+2+(second==0xA0 ? 2 : 3);        /* after Г and its second */
     if( e>=x->n || x->s[e]==' ' ) return 1;
   }
   if( second==0xA0 ) return !twin_upper(c);
@@ -1720,9 +1720,10 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
   /* a Vietnamese capital after an ASCII capital ("THб»Љ" for THỊ): б
   ** then » or є and a third is in no Cyrillic word a Latin capital may
   ** stand for, whatever its twins; not ending in an NBSP, a closing mark
-  ** or a quote ("Styleб»" + NBSP, a Russian word's end glued on) */
-  if( (x->rescue!=1 || x->latin_whole) && !start && is_upper(x->s[a-1]) && viet_letter(d) && !(d&1)
-   && last!=0xA0 && !is_closing(last) && !any_quote(last) ) return 2;
+  ** or a quote ("Styleб»" + NBSP, a Russian word's end glued on), nor in
+  ** a value with real text beside (rescue 1: "Лекция «Mб»† прошла") */
+  if( (x->rescue!=1 || x->latin_whole) && !start && is_upper(x->s[a-1])
+   && viet_letter(d) && !(d&1) && last!=0xA0 && !is_closing(last) && !any_quote(last) ) return 2;
   if( !start ){
     for(p=a-1; p>0 && is_ascii_alpha(x->s[p-1]); p--){}
     if( glued_side(x, a-1, p, a, second, 0, case_break) ) return 2;
@@ -1903,16 +1904,7 @@ static int sign_apart(const pass_ctx *x, size_t a, size_t b, const cand *c){
       && !(b+1<x->n && is_ascii_alpha(x->s[b+1]));
 }
 
-/*
-** Rule 8: is the cp1251 run s[a..b), wholly the candidate c, a misread
-** NBSP ("В" + NBSP) glued between a Latin word and what follows, that may
-** stand beside Latin text misread whole: after letters, before a small
-** letter ("ZLATIBORACВ" + NBSP + "a.d."); after a number, before a
-** percent sign, Czech crowns ("500В" + NBSP + "KДЌ") or a Czech, Slovak
-** or Polish month ("12В" + NBSP + "ledna", a date). Not before a capital
-** or a digit: "KPGSВ" + NBSP + "AB" may be a code, and В after a number
-** is volts ("230В" + NBSP + "5W", "12В" + NBSP + "output").
-*/
+/* A Czech, Slovak or Polish month after a day's number, in the genitive. */
 static int month_name(const unsigned char *z, size_t n){
   static const char *const months[] = {   /* Czech, Slovak, Polish genitives */
     "ledna", "dubna", "srpna", "listopadu", "prosince", "marca", "augusta",
@@ -1924,6 +1916,17 @@ static int month_name(const unsigned char *z, size_t n){
   }
   return 0;
 }
+
+/*
+** Rule 8: is the cp1251 run s[a..b), wholly the candidate c, a misread
+** NBSP ("В" + NBSP) glued between a Latin word and what follows, that may
+** stand beside Latin text misread whole: after letters, before a small
+** letter ("ZLATIBORACВ" + NBSP + "a.d."); after a number, before a
+** percent sign, Czech crowns ("500В" + NBSP + "KДЌ") or a Czech, Slovak
+** or Polish month ("12В" + NBSP + "ledna", a date). Not before a capital
+** or a digit: "KPGSВ" + NBSP + "AB" may be a code, and В after a number
+** is volts ("230В" + NBSP + "5W", "12В" + NBSP + "output").
+*/
 static int nbsp_glued(const pass_ctx *x, size_t a, size_t b, const cand *c){
   unsigned char before = a>0 ? x->s[a-1] : ' ';
   size_t k;
