@@ -271,8 +271,10 @@
 **    ASCII capitals ("ZĹ" + NBSP + "HÄŚD" for ZŠHČD; not Ĺ then a
 **    closing mark, Slovak "ODHAĹ…"; not Â, Turkish "HALÂ»", nor Ă,
 **    "CASĂ"). Also under cp1250: weak Vietnamese letters ("á»‘" before a
-**    letter: "Quá»‘c"; "está»—dijo" is Spanish; "Ć°" "Ćˇ" "ĆŻ", ư ơ Ư)
-**    in a value that holds "áş" (ặ ả ấ), "ÄŤ" as the č of Czech crowns
+**    letter: "Quá»‘c", or a space, a comma or the end; "Ć°" "Ćˇ" "ĆŻ", ư
+**    ơ Ư) in a value that holds "áş" (ặ ả ấ) or "Ć°" "Ćˇ" "ĆŻ"; not
+**    "á»" + a dash, ellipsis or quote at a word's end nor with only "Ć°":
+**    "está»—dijo" is Spanish (spanish_mark()), "ÄŤ" as the č of Czech crowns
 **    after a number ("3754,03 KÄŤ": czech_crowns(); Slovak "PÄŤ" is five),
 **    "Ĺ‘" after a one-letter capital before a space (Hungarian "FĹ‘ utca"),
 **    and in a value misread throughout "Â" + NBSP after a word of one
@@ -697,8 +699,9 @@ struct pass_ctx {
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
   int romanian;             /* MacRoman: the text holds ă Ă ș ț misread
                             ** ("ƒÉ" "ƒÇ" "»ô" "»õ": mac_romanian()) */
-  int viet;                 /* cp1250: the text holds "áş", the lead of a
-                            ** Vietnamese letter (ặ ả ấ) no text spells */
+  int viet;                 /* cp1250: 2 the text holds "áş", the lead of
+                            ** a Vietnamese letter (ặ ả ấ) no text spells;
+                            ** 1 only "Ć°" "Ćˇ" "ĆŻ" (ư ơ Ư misread) */
   int times_ok;             /* cp1251: × ÷ glued between numbers may be
                             ** undone (chain_of(): a value misread
                             ** throughout whose other runs are all undone) */
@@ -820,6 +823,13 @@ static int sign_after_a_tilde(int b0, uint32_t last){
 /* Vietnamese's letters of Latin Extended Additional (ạ .. ỹ). */
 static int viet_letter(uint32_t d){
   return d>=0x1EA0 && d<=0x1EF9;
+}
+/* What a word in guillemets may put after "á»" (á, », then a dash, an
+** ellipsis, a quote or a soft hyphen: Spanish "«Ya está»—dijo", "está»…",
+** Hungarian "»Anná»“"), which cp1250 reads as a Vietnamese letter (ỗ Ỗ
+** ễ Ổ ồ); Vietnamese ố and ồ ("Phá»‘" Phố) are given up with them. */
+static int spanish_mark(uint32_t u){
+  return u==0x2013 || u==0x2014 || u==0x2026 || u==0xAD || any_quote(u);
 }
 
 static int real_caps_pair(int b0, uint32_t second){
@@ -2532,7 +2542,10 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level==-3 ) greek++;
       if( c.level==0 ) doubt++;
       if( (c.nchars==3 && viet_letter(c.d) && c.level>0
-           && c.end<x->n && is_ascii_alpha(x->s[c.end]))
+           && (c.end<x->n && is_ascii_alpha(x->s[c.end])
+               ? x->viet==2 || !spanish_mark(c.last)
+               : x->viet && (c.end>=x->n || x->s[c.end]==' ' || x->s[c.end]==',')
+                 && c.last!=0xA0 && !spanish_mark(c.last)))
        || (c.nchars==2 && (c.d==0x1A1 || c.d==0x1AF || c.d==0x1B0) && c.level>0) ) viet++;
       if( x->rescue && parts_words(x, a, i, &c, before_run) ) sep++;   /* 5b only */
       if( x->rescue==2 && x->cs==UTF8_MOJI_MACROMAN && lone_mac(x, i, prev, &c) ) macok++;
@@ -2698,10 +2711,13 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     /* MacRoman's narrow rescues of a doubtful sign (lone_mac()) */
     if( !fix && x->cs==UTF8_MOJI_MACROMAN && whole9 && ncand>0 && macok==ncand ) fix = 3;
     /* Vietnamese letters weak alone ("á»‘" ố: strict_level()) in a value
-    ** known misread that holds Vietnamese ("áş": x->viet), as rule 5
-    ** takes level-1 candidates under cp1252; only before a letter, inside
-    ** a syllable ("Quá»‘c"): "á»" and a mark may end a Spanish word in
-    ** guillemets ("está»—dijo" beside a misread "Dvořák" stays) */
+    ** known misread that holds Vietnamese ("áş", or only "Ć°" "Ćˇ" "ĆŻ":
+    ** x->viet), as rule 5 takes level-1 candidates under cp1252; before a
+    ** letter, inside a syllable ("Quá»‘c"), or before a space, a comma or
+    ** the end; "á»" and a mark may end a Spanish word in guillemets
+    ** ("está»—dijo" beside a misread "Dvořák" stays), so at a word's end,
+    ** and with only "Ć°" anywhere, not a dash, an ellipsis or a quote
+    ** (spanish_mark()) */
     if( !fix && x->rescue && x->viet && x->cs==UTF8_MOJI_CP1250 && whole9 && ncand>0
      && viet==ncand ) fix = 3;
     if( ncand==0 ) fix = 0;
@@ -2987,7 +3003,11 @@ static void do_pass(pass_ctx *x){
             ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4, 1) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5, 1)
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
   x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
-  x->viet = x->cs==UTF8_MOJI_CP1250 && holds(x->s, x->n, "\xC3\xA1\xC5\x9F", 4, 0);
+  x->viet = x->cs!=UTF8_MOJI_CP1250 ? 0
+          : holds(x->s, x->n, "\xC3\xA1\xC5\x9F", 4, 0) ? 2           /* áş */
+          : holds(x->s, x->n, "\xC4\x86\xC2\xB0", 4, 0)               /* Ć° ư */
+            || holds(x->s, x->n, "\xC4\x86\xCB\x87", 4, 0)            /* Ćˇ ơ */
+            || holds(x->s, x->n, "\xC4\x86\xC5\xBB", 4, 0);           /* ĆŻ Ư */
   /* misread_cjk(): in the writing pass now, before its out (which may
   ** be s) overwrites the text; in a counting pass only when asked (most
   ** texts never are) */
