@@ -1690,25 +1690,27 @@ static int czech_crowns(const pass_ctx *x, size_t a, size_t b, uint32_t d){
   return q>=1 && x->s[q-1]>='0' && x->s[q-1]<='9';
 }
 
+/* Is s[k] part of a word for caps_untwinned(): an ASCII letter, or a
+** byte of a character other than ASCII and an NBSP? */
+static int in_word_at(const pass_ctx *x, size_t k){
+  unsigned char c = x->s[k];
+  if( c<0x80 ) return is_ascii_alpha(c);
+  return !((c==0xC2 && k+1<x->n && x->s[k+1]==0xA0) || (c==0xA0 && k>0 && x->s[k-1]==0xC2));
+}
 /* Is the word around s[a..b), read on across other non-ASCII characters
 ** up to a space, an NBSP or ASCII punctuation, one of ASCII capitals, one
 ** of them with no Cyrillic twin ("ГЃRUSГЌTГЃS": R U)? A Cyrillic word typed
 ** on two keyboards mixes in twins alone ("KИЇB"); a small letter is
 ** another word glued on ("ABГ‘Esquàlida", "PRICГ’Stock"). */
 static int caps_untwinned(const pass_ctx *x, size_t a, size_t b){
-  size_t k;
+  size_t l = a, r = b, k;
   int untwinned = 0;
-  for(k=a; k>0; k--){
-    unsigned char c = x->s[k-1];
-    if( c<0x80 ? !is_ascii_alpha(c) : c==0xA0 && k>=2 && x->s[k-2]==0xC2 ) break;
-    if( c<0x80 && !is_upper(c) ) return 0;
-    if( c<0x80 && !twin_upper(c) ) untwinned = 1;
-  }
-  for(k=b; k<x->n; k++){
-    unsigned char c = x->s[k];
-    if( c<0x80 ? !is_ascii_alpha(c) : c==0xC2 && k+1<x->n && x->s[k+1]==0xA0 ) break;
-    if( c<0x80 && !is_upper(c) ) return 0;
-    if( c<0x80 && !twin_upper(c) ) untwinned = 1;
+  while( l>0 && in_word_at(x, l-1) ) l--;
+  while( r<x->n && in_word_at(x, r) ) r++;
+  for(k=l; k<r; k++){
+    if( x->s[k]>=0x80 ) continue;
+    if( !is_upper(x->s[k]) ) return 0;
+    if( !twin_upper(x->s[k]) ) untwinned = 1;
   }
   return untwinned;
 }
@@ -2982,6 +2984,20 @@ int utf8_moji_possible(const unsigned char *s, size_t n){
 
 /* Does s hold a Romanian letter misread as MacRoman: ă Ă ("ƒÉ" "ƒÇ"),
 ** ș ț ("»ô" "»õ")? */
+/* x->viet under cp1250: 2 when s[0..n) holds "áş" (the lead of ặ ả ấ,
+** which no text spells), 1 when it holds only "Ć°" "Ćˇ" "ĆŻ" (ư ơ Ư
+** misread: Ć then ° ˇ Ż is in no word), else 0. */
+static int viet_1250(const unsigned char *s, size_t n){
+  const unsigned char *p = s, *e = s+n;
+  if( holds(s, n, "\xC3\xA1\xC5\x9F", 4, 0) ) return 2;
+  while( (p = memchr(p, 0xC4, (size_t)(e-p)))!=0 && e-p>=4 ){
+    if( p[1]==0x86 && ((p[2]==0xC2 && p[3]==0xB0) || (p[2]==0xCB && p[3]==0x87)
+                       || (p[2]==0xC5 && p[3]==0xBB)) ) return 1;
+    p++;
+  }
+  return 0;
+}
+
 static int mac_romanian(const unsigned char *s, size_t n){
   return holds(s, n, "\xC6\x92\xC3\x89", 4, 0) || holds(s, n, "\xC6\x92\xC3\x87", 4, 0)
       || holds(s, n, "\xC2\xBB\xC3\xB4", 4, 0) || holds(s, n, "\xC2\xBB\xC3\xB5", 4, 0);
@@ -3003,11 +3019,6 @@ static void do_pass(pass_ctx *x){
             ? holds(x->s, x->n, "\xC3\x82\xC2\xAB", 4, 1) || holds(x->s, x->n, "\xC3\x82\xE2\x80\xB9", 5, 1)
             : x->cs==UTF8_MOJI_CP1251 && holds(x->s, x->n, "\xD0\x92\xC2\xAB", 4, 1);
   x->single_open = holds(x->s, x->n, "\xE2\x80\xBA", 3, 0);
-  x->viet = x->cs!=UTF8_MOJI_CP1250 ? 0
-          : holds(x->s, x->n, "\xC3\xA1\xC5\x9F", 4, 0) ? 2           /* áş */
-          : holds(x->s, x->n, "\xC4\x86\xC2\xB0", 4, 0)               /* Ć° ư */
-            || holds(x->s, x->n, "\xC4\x86\xCB\x87", 4, 0)            /* Ćˇ ơ */
-            || holds(x->s, x->n, "\xC4\x86\xC5\xBB", 4, 0);           /* ĆŻ Ư */
   /* misread_cjk(): in the writing pass now, before its out (which may
   ** be s) overwrites the text; in a counting pass only when asked (most
   ** texts never are) */
@@ -3103,6 +3114,7 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     /* once per value: the counting, rescue and writing passes read the
     ** same text */
     x.romanian = x.cs==UTF8_MOJI_MACROMAN && mac_romanian(s, n);
+    x.viet = x.cs==UTF8_MOJI_CP1250 ? viet_1250(s, n) : 0;
     do_pass(&x);                        /* count only */
     /* (looked for after the pass: the scan for C1 controls costs real
     ** Russian prose, which reaches the cp1251 pass and has no candidate,
