@@ -156,7 +156,10 @@
 **    a sign ("РІ" for "в", "вЂ”" for —, an emoji "рџ™Њ"), not another
 **    letter: real "Её" would give Ÿ, "Ті" ҳ, "Сі" the archaic ѳ; but a
 **    lone CJK, kana or Hangul character standing apart ("зљ™" for 皙;
-**    not "дії" of Ukrainian nor "и…»");
+**    not "дії" of Ukrainian nor "и…»"); and in a value misread
+**    throughout, one Greek letter alone, a symbol ("О±-частицы",
+**    "10 Ојm": greek_1251(); not "О" + NBSP, the preposition, nor
+**    Serbian "Ој" apart, nor Latin typed with look-alikes, "VLОЅ");
 **    but a Latin letter or a sign when the run is glued to a Latin word
 **    ("MГјller", "DVDВ»": no Cyrillic word is spelled with Latin
 **    letters), not where Latin and Cyrillic letters that look alike are
@@ -1855,6 +1858,46 @@ static int symbol_1251(const cand *c){
   return 1;
 }
 
+/* The Greek letters science writes as symbols: the small ones but final
+** ς, and the capitals unlike Latin ones (Γ Δ Θ Λ Ξ Σ Φ Ψ Ω). */
+static int greek_symbol(uint32_t d){
+  return (d>=0x3B1 && d<=0x3C9 && d!=0x3C2) || d==0x393 || d==0x394 || d==0x398
+      || d==0x39B || d==0x39E || d==0x3A3 || d==0x3A6 || d==0x3A8 || d==0x3A9;
+}
+/*
+** Rule 8's rescue of one Greek letter alone in its run, in a value misread
+** throughout (rescue 2: every character in a candidate, no real Cyrillic
+** word beside): a symbol of science or mathematics ("О±-частицы" for
+** α-частицы, "10 Ојm" μm, "О» = 550 нм" λ, "О”T" ΔT). Its run is О or П
+** then a sign or a Serbian letter, which no Cyrillic word is, giving a
+** small letter or a capital unlike Latin ones (greek_symbol(): "О’Neil"
+** typed with a Cyrillic О would give Β), not a look-alike of Latin
+** letters glued to Latin ones. Not the
+** one-letter words О and П before what follows a word: an NBSP (the
+** preposition о bound to its word would give Π), a dash, a soft hyphen,
+** a bullet; nor after an ASCII quote ("\"О»"); an ellipsis, or "»" in a
+** value that opens a misread "В«", only glued to a letter or a digit
+** after it ("О…" is an exclamation, «О» a quoted letter). A real "«"
+** or "“" opening "О»" or "О”" would be in no candidate: not rescue 2.
+*/
+static int greek_1251(const pass_ctx *x, size_t b, uint32_t before_run, const cand *c){
+  uint32_t u = c->second;
+  if( c->nchars!=2 || !greek_symbol(c->d) ) return 0;
+  if( u==0xA0 || u==0xAD || u==0x2013 || u==0x2014 || u==0x2022 ) return 0;
+  if( before_run=='"' || before_run=='\'' || before_run=='`' ) return 0;
+  /* О and a twin of a Latin letter after a Latin letter or before a
+  ** capital: a Latin word typed with look-alikes ("VLОЅ", "TARNОЅ",
+  ** "ОЅES" would give ν; "10 ОІm" is 10 βm) */
+  if( latin_twin(u) && (is_ascii_alpha(before_run) || (b<x->n && is_upper(x->s[b]))) ) return 0;
+  if( c->d==0x3BC || c->d==0x3A3 ){
+    /* "Ој" "ОЈ" (μ Σ) are Serbian's "oj" too: only before the Latin
+    ** letters of a unit ("10 Ојm", "5Ојg"; "Ој2—3" is a word and a dash) */
+    return b<x->n && is_ascii_alpha(x->s[b]);
+  }
+  if( u==0x2026 || (u==0xBB && x->opened) ) return b<x->n && is_ascii_alnum(x->s[b]);
+  return 1;
+}
+
 /* Rule 8: is the cp1251 run s[a..b), wholly the candidate c, a sign
 ** that no text holds but misread: punctuation, currency or letterlike
 ** symbols led by в then Ђ Ѓ ‚ „ ("вЂ”" for —, "в‚¬" €, "в„–" №), which
@@ -2644,6 +2687,9 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
      && ((cyr+sign==1 && (!nbsp2 || (x->rescue==2 && sign)))
          || (glued && (sign || latin_like(c.d)))
          || lone_east_asian(x, a, b, before_run, ncand, &c)) ) fix = 3;
+    /* in a value misread throughout, one Greek letter alone: a symbol */
+    if( !fix && x->rescue==2 && ncand==1 && x->leftover==left0
+     && greek_1251(x, b, before_run, &c) ) fix = 3;
     /* in a value misread throughout (rescue 2: every character in a
     ** candidate, no real Cyrillic word beside), a Latin letter glued to
     ** ASCII letters not all twins of Cyrillic ones, or whose sign is
