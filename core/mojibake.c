@@ -200,8 +200,18 @@
 **    word ("OBSUSZAJД„C"; elsewhere codes end so: "SJИ›-80"), "В«"
 **    "В»" apart in a value that opens a misread "В«", "В" + NBSP glued
 **    after letters before a small one or after a number before "%", "KДЌ"
-**    or a month (nbsp_glued(): "ZLATIBORACВ" + NBSP + "a.d.", "9В" +
-**    NBSP + "ledna"; not "12В" + NBSP + "output", volts), a sign that is
+**    or a month, before French : ; ! ?, after an abbreviation's full stop
+**    before a letter or a digit, between a telephone number's pairs or
+**    thousands (nbsp_glued(), digit_groups(): "ZLATIBORACВ" + NBSP +
+**    "a.d.", "9В" + NBSP + "ledna", "Tél.В" + NBSP + ": 01В" + NBSP +
+**    "23", "odst.В" + NBSP + "2"; not "12В" + NBSP + "output" nor "230В"
+**    + NBSP + "50 Hz", volts), "Е" + NBSP ending a word of capitals
+**    (e_word_end(): "MILOЕ" + NBSP + " a.d." MILOŠ), "Д‚" glued to Latin
+**    letters and "Е»" starting a word before them (Romanian Ă, Polish
+**    Ż), Д and a Serbian letter starting a word whose letters are not all
+**    twins (Č Ľ: "ДЊESKГЃ", "ДЅUPTГЃK"; not "ДЊECTAP", Serbian Дњестар
+**    typed with look-alikes), a run glued after letters that follow a run
+**    read as a Latin letter ("NГЃMДљSTГЌ"), a sign that is
 **    evidence alone (sign_alone(): "CHв‚ѓCOOH"), Turkish "A.Ећ.", × ÷
 **    apart between numbers and "В»" before a letter where "В«" is in the
 **    value too (latin_apart(): "3 Г— 4", German "В»MГјllerВ«"; also in a
@@ -724,6 +734,11 @@ struct pass_ctx {
   int after_a0;             /* the last run ended in rule 6b's character */
   size_t word_fixed;        /* runs fixed whole that make their word misread */
   int run_whole;            /* the last run was wholly made of candidates */
+  size_t latin_end;         /* cp1251: the end of the last run read as a
+                            ** Latin letter glued to a Latin word (0: none) */
+  int after_latin;          /* cp1251: the ASCII letters before the run at
+                            ** hand follow such a run (read before they
+                            ** are written: out may be s) */
   size_t a0_chars;          /* characters of rule 6b's tails, counted in
                             ** leftover or missed */
   int a0_allowed;           /* rule 6b may undo them: nothing else is left */
@@ -1718,6 +1733,34 @@ static int caps_untwinned(const pass_ctx *x, size_t a, size_t b){
   return untwinned;
 }
 
+/* After Д, a letter of Serbian or Macedonian that gives a letter of
+** Latvian, Czech, Slovak, Croatian or Turkish (Ā ā Č č Ď ď Đ Ě Ğ ğ Ľ ľ;
+** not Ċ Ĝ ĝ, "ДЉ" "Дњ" of Maltese and Esperanto). */
+static int serbian_after_d(uint32_t u){
+  return u==0x402 || u==0x403 || u==0x40A || u==0x40C || u==0x40B || u==0x40F
+      || u==0x452 || u==0x45A || u==0x45B || u==0x45F || u==0x405 || u==0x455;
+}
+/* Does the word around s[a..b) hold an ASCII letter with no Cyrillic
+** twin, or Г then a sign or a Serbian letter (a misread Latin-1 letter:
+** "ДЊESKГЃ" holds ГЃ)? A Serbian word of capitals typed with Latin
+** look-alikes ("ДЊECTAP" for Дњестар) holds neither. */
+static int word_untwinned(const pass_ctx *x, size_t a, size_t b){
+  size_t l = a, r = b, k;
+  while( l>0 && in_word_at(x, l-1) ) l--;
+  while( r<x->n && in_word_at(x, r) ) r++;
+  for(k=l; k<r; k++){
+    unsigned char c = x->s[k];
+    if( c<0x80 ){
+      if( (is_upper(c) && !twin_upper(c)) || (is_ascii_small(c) && !twin_lower(c)) ) return 1;
+    }else if( c==0xD0 && k+3<r && x->s[k+1]==0x93 && x->s[k+2]>=0xC2 ){
+      uint32_t u = utf8_decode_valid(x->s+k+2).codepoint;
+      int byte = enc_1251(u);
+      if( byte>=0x80 && byte<=0xBF && !latin_twin(u) && u!=0x404 && u!=0x454 && u!=0x490
+       && u!=0x491 && u!=0x40E && u!=0x45E && u!=0x406 && u!=0x456 ) return 1;
+    }
+  }
+  return 0;
+}
 static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
                        uint32_t second, uint32_t last){
   size_t p, q;
@@ -1741,6 +1784,10 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
    && viet_letter(d) && !(d&1) && last!=0xA0 && !is_closing(last) && !any_quote(last) ) return 2;
   if( !start ){
     for(p=a-1; p>0 && is_ascii_alpha(x->s[p-1]); p--){}
+    /* the letters before glued to a run read as a Latin letter: the word
+    ** is Latin, misread ("ДЊESKГЃ" for ČESKÁ, "NГЃMДљSTГЌ" NÁMĚSTÍ), where
+    ** Latin text misread whole is read */
+    if( (x->rescue==0 || x->latin_whole) && x->after_latin ) return 2;
     if( glued_side(x, a-1, p, a, second, 0, case_break) ) return 2;
     /* a capital inside a word of capitals, ASCII ones on both sides
     ** ("BГ„CKEREI" for BÄCKEREI, "SPOЕ»YWCZY" SPOŻYWCZY: Г then „, Е then
@@ -1753,6 +1800,22 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
      && (upper_ext(d) || (viet_letter(d) && !(d&1)))
      && !latin_twin(second) && second!=0xA0 && caps_untwinned(x, a, b) ) return 2;
   }
+  /* Д then ‚ glued to ASCII letters: Romanian Ă ("PROASPД‚TД‚",
+  ** "BД‚LAN"); no text puts a low single quote after a Cyrillic Д. Е then
+  ** » starting a word before ASCII letters: Polish Ż ("Е»ABKA"); no
+  ** closing guillemet opens a word, nor a German » one glued to a Е */
+  if( (x->rescue==0 || x->latin_whole) && x->s[a]==0xD0
+   && ((x->s[a+1]==0x94 && second==0x201A) || (start && x->s[a+1]==0x95 && second==0xBB))
+   && ((!start && (x->s[a-1]>='A' && x->s[a-1]<='Z'))
+       || (b<x->n && is_ascii_alpha(x->s[b]))) ) return start ? 1 : 2;
+  /* Д then a letter of Serbian or Macedonian starting a word before
+  ** Latin letters (serbian_after_d()): Č Ľ Ď ("ДЊESKГЃ" for ČESKÁ,
+  ** "ДЅUPTГЃK" ĽUPTÁK), when the word holds what no Cyrillic word typed
+  ** with Latin look-alikes does (word_untwinned(): "ДЊECTAP" is Serbian
+  ** Дњестар so; "ДЊIKA" stays) */
+  if( start && x->s[a]==0xD0 && x->s[a+1]==0x94 && serbian_after_d(second)
+   && b<x->n && is_ascii_alpha(x->s[b]) && (x->rescue==0 || x->latin_whole)
+   && word_untwinned(x, a, b) ) return 1;
   /* at a word's start, Е then a Latin twin is "Еіght", "Еѕsays" (English
   ** with Cyrillic letters that look alike) as often as ų or ž */
   if( start && d>=0x140 && d<=0x17F && latin_twin(second) ) return 0;
@@ -1891,8 +1954,9 @@ static int greek_1251(const pass_ctx *x, size_t b, uint32_t before_run, const ca
   if( latin_twin(u) && (is_ascii_alpha(before_run) || (b<x->n && is_upper(x->s[b]))) ) return 0;
   if( c->d==0x3BC || c->d==0x3A3 ){
     /* "Ој" "ОЈ" (μ Σ) are Serbian's "oj" too: only before the Latin
-    ** letters of a unit ("10 Ојm", "5Ојg"; "Ој2—3" is a word and a dash) */
-    return b<x->n && is_ascii_alpha(x->s[b]);
+    ** letters of a unit ("10 Ојm", "5Ојg", "Ојs"; "Ој2—3" is a word and a
+    ** dash, "Ојa" Serbian typed with a look-alike) */
+    return b<x->n && is_ascii_alpha(x->s[b]) && (!twin_lower(x->s[b]) || x->s[b]=='s');
   }
   if( u==0x2026 || (u==0xBB && x->opened) ) return b<x->n && is_ascii_alnum(x->s[b]);
   return 1;
@@ -1972,23 +2036,87 @@ static int month_name(const unsigned char *z, size_t n){
   return 0;
 }
 
+/* Is s[p..) "В" + NBSP, a misread NBSP? */
+static int misread_nbsp_at(const pass_ctx *x, size_t p){
+  return p+4<=x->n && x->s[p]==0xD0 && x->s[p+1]==0x92 && x->s[p+2]==0xC2 && x->s[p+3]==0xA0;
+}
+/* The digits of s[p..) (their count). */
+static size_t digits_at(const pass_ctx *x, size_t p){
+  size_t k = p;
+  while( k<x->n && x->s[k]>='0' && x->s[k]<='9' ) k++;
+  return k-p;
+}
+/*
+** Is the misread NBSP s[a..b) one between groups of digits? A French
+** telephone number, four pairs at least joined so ("01В" + NBSP + "23В"
+** + NBSP + "45В" + NBSP + "67"), or thousands: one to three digits, not
+** after a decimal sign, then groups of three, the last before the end or
+** an ASCII sign but a space ("12В" + NBSP + "500,"). Not a pair after a
+** number ("230В" + NBSP + "50 Hz": volts and a frequency), nor three
+** before a space ("12В" + NBSP + "500 mA": volts and a current), nor a
+** list of voltages ("5В" + NBSP + "12В" + NBSP + "24").
+*/
+static int digit_groups(const pass_ctx *x, size_t a, size_t b){
+  size_t l = a, r = b, pairs = 0, n;
+  int all_pairs = 1, thousands = 1;
+  for(;;){                              /* back to the chain's first group */
+    size_t k = l;
+    while( k>0 && x->s[k-1]>='0' && x->s[k-1]<='9' ) k--;
+    n = l-k;
+    if( n==0 ) return 0;
+    if( n!=2 ) all_pairs = 0; else pairs++;
+    if( k>=4 && misread_nbsp_at(x, k-4) ){
+      if( n!=3 ) thousands = 0;
+      l = k-4;
+      continue;
+    }
+    if( n>3 || (k>0 && (x->s[k-1]==',' || x->s[k-1]=='.')) ) thousands = 0;
+    if( k>0 && (is_ascii_alpha(x->s[k-1]) || x->s[k-1]>=0x80) ) return 0;
+    break;
+  }
+  for(;;){                              /* on to its last */
+    n = digits_at(x, r);
+    if( n==0 ) return 0;
+    if( n!=2 ) all_pairs = 0; else pairs++;
+    if( n!=3 ) thousands = 0;
+    if( misread_nbsp_at(x, r+n) ){ r += n+4; continue; }
+    r += n;
+    break;
+  }
+  if( r<x->n && (x->s[r]>=0x80 || is_ascii_alpha(x->s[r])) ) return 0;
+  if( all_pairs && pairs>=4 ) return 1;
+  return thousands && !(r<x->n && x->s[r]==' ');
+}
+
 /*
 ** Rule 8: is the cp1251 run s[a..b), wholly the candidate c, a misread
 ** NBSP ("В" + NBSP) glued between a Latin word and what follows, that may
 ** stand beside Latin text misread whole: after letters, before a small
 ** letter ("ZLATIBORACВ" + NBSP + "a.d."); after a number, before a
 ** percent sign, Czech crowns ("500В" + NBSP + "KДЌ") or a Czech, Slovak
-** or Polish month ("12В" + NBSP + "ledna", a date). Not before a capital
-** or a digit: "KPGSВ" + NBSP + "AB" may be a code, and В after a number
-** is volts ("230В" + NBSP + "5W", "12В" + NBSP + "output").
+** or Polish month ("12В" + NBSP + "ledna", a date); between groups of
+** digits (digit_groups(): a French telephone number "01В" + NBSP + "23В"
+** + NBSP + "45В" + NBSP + "67", thousands "12В" + NBSP + "500,"); before : ; ! ? after a word or
+** its full stop, French typography ("Tél.В" + NBSP + ": 01": no
+** Cyrillic В stands so); after the full stop of an abbreviation, before
+** a letter or a digit (Czech "odst.В" + NBSP + "2", "č.В" + NBSP + "89":
+** Russian puts a space after a full stop). Not before a capital, nor a digit then a
+** letter: "KPGSВ" + NBSP + "AB" may be a code, and В after a number is
+** volts ("230В" + NBSP + "5W", "12В" + NBSP + "output").
 */
 static int nbsp_glued(const pass_ctx *x, size_t a, size_t b, const cand *c){
   unsigned char before = a>0 ? x->s[a-1] : ' ';
   size_t k;
   if( c->d!=0xA0 || x->s[a]!=0xD0 || x->s[a+1]!=0x92 || b>=x->n ) return 0;
+  if( (is_ascii_alpha(before) || (before=='.' && a>=2 && is_ascii_alpha(x->s[a-2])))
+   && (x->s[b]==':' || x->s[b]==';' || x->s[b]=='!' || x->s[b]=='?') ) return 1;
+  if( before=='.' && a>=2 && (is_ascii_alpha(x->s[a-2]) || x->s[a-2]>=0x80) ){
+    return is_ascii_alnum(x->s[b]);
+  }
   if( is_ascii_alpha(before) ) return is_ascii_small(x->s[b]);
   if( !(before>='0' && before<='9') ) return 0;
   if( x->s[b]=='%' ) return 1;
+  if( digit_groups(x, a, b) ) return 1;
   if( x->s[b]=='K' && b+5<=x->n && x->s[b+1]==0xD0 && x->s[b+2]==0x94
    && x->s[b+3]==0xD0 && x->s[b+4]==0x8C ){
     return b+5>=x->n || !is_ascii_alnum(x->s[b+5]);         /* "KДЌ" */
@@ -2354,6 +2482,21 @@ static int e_word_start(const pass_ctx *x, size_t a, size_t b, const cand *c){
   return one_case_word(x, b);
 }
 
+/*
+** Rule 8: is the cp1251 run s[a..b), wholly the candidate c, Е and an NBSP
+** ending a word of ASCII capitals, one of them with no Cyrillic twin,
+** before a space, ASCII punctuation or the end? Š ("KNJAZ MILOЕ" + NBSP
+** + " a.d." for MILOŠ, "BARTOЕ" + NBSP + "|"): an NBSP then a space or a
+** sign is nobody's typography, and a Cyrillic word typed on two keyboards
+** mixes in twins alone. No evidence alone, as e_word_start().
+*/
+static int e_word_end(const pass_ctx *x, size_t a, size_t b, const cand *c){
+  if( c->nchars!=2 || x->s[a]!=0xD0 || x->s[a+1]!=0x95 || c->second!=0xA0 ) return 0;
+  if( a<2 || !is_upper(x->s[a-1]) || !is_upper(x->s[a-2]) ) return 0;
+  if( b<x->n && (x->s[b]>=0x80 || is_ascii_alnum(x->s[b])) ) return 0;
+  return caps_untwinned(x, a, b);
+}
+
 static int glued_case_fits(const pass_ctx *x, size_t a, size_t b, uint32_t d,
                            int *untwinned){
   size_t k;
@@ -2658,6 +2801,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     ** В + NBSP alone: the letter В, the preposition в, is a word:
     ** «Витамин В») */
     x->runs++;
+    if( glued && latin_like(c.d) && ncand==1 && x->leftover==left0 ) x->latin_end = b;
     if( !fix && ncand==1 && x->leftover==left0 ){
       /* glued inside or after a Latin word, a letter ("MГјller") or a
       ** sign ("loremВ»": no word glues a Cyrillic letter so) */
@@ -2666,7 +2810,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( glued && sure_letter(x, a, b, &c, alone) ) x->sure++;
       if( (glued && (latin_like(c.d) || sign)) || (sign && sign_apart(x, a, b, &c))
        || sign_alone(x, a, b, &c) || nbsp_glued(x, a, b, &c) || latin_apart(x, a, b, &c)
-       || e_twin_glued(x, a, b, &c) || e_word_start(x, a, b, &c) ) x->plain++;
+       || e_twin_glued(x, a, b, &c) || e_word_start(x, a, b, &c)
+       || greek_1251(x, b, before_run, &c) || e_word_end(x, a, b, &c) ) x->plain++;
     }
     /* the rescue: a run of one, wholly consumed, that gives a letter of
     ** Russian's block as the misread runs do ("РІ" for "в"), or a sign
@@ -2709,7 +2854,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       int untwinned, fits = glued_case_fits(x, a, b, c.d, &untwinned);
       /* in Latin text misread whole, Е then Ѕ ѕ or an NBSP glued to it
       ** (e_word_start(), e_twin_glued()): Š Ž */
-      int e_latin = x->latin_whole && (e_word_start(x, a, b, &c) || e_twin_glued(x, a, b, &c));
+      int e_latin = x->latin_whole && (e_word_start(x, a, b, &c) || e_twin_glued(x, a, b, &c)
+                                       || e_word_end(x, a, b, &c));
       if( (c.last!=0xA0 || before || e_latin) && fits
        && (untwinned || e_latin || (after && c.second!=0xA0 && script_of(c.second)==SCRIPT_NONE))
        && !(latin_twin(c.second) && (!before || (x->s[a]==0xD0 && x->s[a+1]==0x95)) && !e_latin) ){
@@ -3058,6 +3204,8 @@ static void do_pass(pass_ctx *x){
   x->word_misread = 0;
   x->after_a0 = 0;
   x->ahead_end = x->ahead_last = 0;
+  x->latin_end = 0;
+  x->after_latin = 0;
   /* once per pass, before anything is written (out may be s) */
   /* a misread opening guillemet: cp1252 "Â«" or "Â‹" (then "Â»" after a
   ** capital is its closing one, not a word ending in Â), cp1251 "В«" */
@@ -3079,6 +3227,11 @@ static void do_pass(pass_ctx *x){
       /* the ASCII stretch in one copy */
       q = p+1;
       while( q<x->n && x->s[q]<0x80 ) q++;
+      if( x->cs==UTF8_MOJI_CP1251 ){
+        size_t k = p;
+        while( k<q && is_ascii_alpha(x->s[k]) ) k++;
+        x->after_latin = p>0 && x->latin_end==p && k==q;
+      }
       if( x->word_sure || x->word_misread ){
         size_t k;
         for(k=p; k<q; k++){
@@ -3096,6 +3249,7 @@ static void do_pass(pass_ctx *x){
       utf8_unit u = utf8_decode_valid(x->s+p);
       x->word_sure = x->word_misread = 0;
       x->after_a0 = 0;
+      x->after_latin = 0;
       x->leftover++;
       emit(x, x->s+p, u.length);
       x->prev = u.codepoint;
@@ -3103,6 +3257,7 @@ static void do_pass(pass_ctx *x){
       continue;
     }
     p = do_run(x, p, q);
+    x->after_latin = 0;
     if( p>q ) x->word_misread = 0;          /* rule 6 took the space after */
   }
 }
