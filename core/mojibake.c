@@ -211,7 +211,9 @@
 **    Ż), Д and a Serbian letter starting a word whose letters are not all
 **    twins (Č Ľ: "ДЊESKГЃ", "ДЅUPTГЃK"; not "ДЊECTAP", Serbian Дњестар
 **    typed with look-alikes), a run glued after letters that follow a run
-**    read as a Latin letter ("NГЃMДљSTГЌ"), a sign that is
+**    read as a Latin letter ("NГЃMДљSTГЌ"), Hungarian ő and Croatian đ
+**    ("KЕ‘rГ¶si", "Д‘orД‘e"), Lithuanian Ė in a word of capitals
+**    ("DД–MESIO"), Sàrl, IČO DIČ š.p. (latin_abbrev()), a sign that is
 **    evidence alone (sign_alone(): "CHв‚ѓCOOH"), Turkish "A.Ећ.", × ÷
 **    apart between numbers and "В»" before a letter where "В«" is in the
 **    value too (latin_apart(): "3 Г— 4", German "В»MГјllerВ«"; also in a
@@ -811,6 +813,7 @@ static int upper_ext(uint32_t c){
 static int word_ends(const struct pass_ctx *x, size_t j, uint32_t mark);
 static int digits_around(const struct pass_ctx *x, size_t i, size_t j);
 static int letter_at(const struct pass_ctx *x, size_t j);
+static int in_word_at(const struct pass_ctx *x, size_t k);
 static int small_at(const struct pass_ctx *x, size_t j);
 static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
                       uint32_t last, size_t j);
@@ -1667,6 +1670,10 @@ static int glued_side(const pass_ctx *x, size_t near, size_t p, size_t q,
   ** (Où). Г is a twin of nothing, NBSP then a space is nobody's
   ** typography, and no code glues them so to one letter ("HГ" + NBSP +
   ** "-976" may be one; "SГ" + NBSP + "rl", Sàrl, stays) */
+  /* Sàrl, a Swiss company's form: "SГ" + NBSP + "rl" */
+  if( q-p==1 && near==p && c=='S' && second==0xA0 && q+8<=x->n && x->s[q]==0xD0
+   && x->s[q+1]==0x93 && x->s[q+4]=='r' && x->s[q+5]=='l'
+   && (q+6==x->n || !in_word_at(x, q+6)) ) return 1;
   if( q-p==1 && near==p && q+1<x->n && x->s[q]==0xD0 && x->s[q+1]==0x93
    && (p==0 || x->s[p-1]==' ') && (second==0xA0 || (second==0x2116 && c=='O')) ){
     size_t e = q+2+(second==0xA0 ? 2 : 3);        /* after Г and its second */
@@ -1800,6 +1807,20 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
      && (upper_ext(d) || (viet_letter(d) && !(d&1)))
      && !latin_twin(second) && second!=0xA0 && caps_untwinned(x, a, b) ) return 2;
   }
+  /* Е or Д then ‘ before small ASCII letters, starting a word or after
+  ** its one capital: Hungarian ő, Croatian đ ("KЕ‘rГ¶si" for Kőrösi,
+  ** "Д‘orД‘e" đorđe); no text opens a quote glued to a letter before it.
+  ** Д then – in a word of ASCII capitals one of which has no Cyrillic
+  ** twin, at its end or before a capital: Lithuanian Ė ("DД–MESIO",
+  ** "SAVIVALDYBД–"); not before a digit, a code ("PRICД–100") */
+  if( (x->rescue==0 || x->latin_whole) && x->s[a]==0xD0 ){
+    if( (x->s[a+1]==0x94 || x->s[a+1]==0x95) && second==0x2018 && b+1<x->n
+     && is_ascii_small(x->s[b]) && (is_ascii_small(x->s[b+1]) || x->s[b+1]>=0x80)
+     && (start || (is_upper(x->s[a-1]) && (a<2 || !is_ascii_alpha(x->s[a-2])))) ) return start ? 1 : 2;
+    if( x->s[a+1]==0x94 && second==0x2013 && !start && is_upper(x->s[a-1])
+     && (b>=x->n || is_upper(x->s[b]) || (x->s[b]<0x80 && !is_ascii_alnum(x->s[b]) && x->s[b]!='-'))
+     && caps_untwinned(x, a, b) ) return 2;
+  }
   /* Д then ‚ glued to ASCII letters: Romanian Ă ("PROASPД‚TД‚",
   ** "BД‚LAN"); no text puts a low single quote after a Cyrillic Д. Е then
   ** » starting a word before ASCII letters: Polish Ż ("Е»ABKA"); no
@@ -1840,7 +1861,8 @@ static int glued_latin(const pass_ctx *x, size_t a, size_t b, uint32_t d,
 ** letters outside the languages cp1251 is for (U+0460-U+04FF but Ґ ґ),
 ** Greek outside the modern alphabet, Yiddish ligatures, rare_latin(),
 ** and ² ³ but after a Cyrillic letter (the "ВІ" "Ві" of every Ukrainian
-** text; misread "м²" is "РјВІ"). Those do not count toward a run's two
+** text; misread "м²" is "РјВІ"), a superscript or a small Greek letter
+** ("10вЃ»Ві" 10⁻³, "ПѓВІ" σ²). Those do not count toward a run's two
 ** candidates; and two letters side by side are of one script ("ХІРІ"
 ** would give Armenian ղ then в, "Хіміє" ճ then 쳺).
 */
@@ -2032,6 +2054,30 @@ static int month_name(const unsigned char *z, size_t n){
   size_t i;
   for(i=0; i<sizeof(months)/sizeof(months[0]); i++){
     if( strlen(months[i])==n && memcmp(months[i], z, n)==0 ) return 1;
+  }
+  return 0;
+}
+
+/*
+** Is the cp1251 run s[a..b) the misread letter of a Czech or Slovak
+** abbreviation of registers: "IДЊO", "DIДЊ" (IČO, DIČ: a company's
+** numbers), "IДЊ DPH", "ЕЎ.p." (š.p., a state enterprise)? Their
+** capitals all have Cyrillic twins, and Č is "ДЊ", Д then Њ.
+*/
+static int latin_abbrev(const pass_ctx *x, size_t a, size_t b){
+  static const char *const words[] = { "I\xD0\x94\xD0\x8AO", "DI\xD0\x94\xD0\x8A",
+                                       "\xD0\x95\xD0\x8E.p." };
+  size_t i;
+  for(i=0; i<sizeof(words)/sizeof(words[0]); i++){
+    const char *w = words[i];
+    size_t len = strlen(w), k;
+    const char *at = strstr(w, "\xD0");                  /* the run in it */
+    size_t before = (size_t)(at-w);
+    if( b-a!=4 || a<before || a-before+len>x->n ) continue;
+    k = a-before;
+    if( memcmp(x->s+k, w, len)!=0 ) continue;
+    if( (k>0 && in_word_at(x, k-1)) || (k+len<x->n && in_word_at(x, k+len)) ) continue;
+    return 1;
   }
   return 0;
 }
@@ -2744,7 +2790,13 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
        || (c.d>=0x1F000 && c.d<=0x1FAFF) ) sign++;
       if( x->cs==UTF8_MOJI_CP1251 ){           /* rule 8's evidence */
         int sc = script_of(c.d);
-        odd += odd_1251(c.d, script);
+        /* ² ³ after another superscript or a small Greek letter are an
+        ** exponent ("10вЃ»Ві" for 10⁻³, "ПѓВІ" σ²), as after a Cyrillic
+        ** letter a unit ("РјВІ" м²) */
+        if( !((c.d==0xB2 || c.d==0xB3) && ncand>1
+              && ((last_d>=0x2070 && last_d<=0x207F) || (last_d>=0x3B1 && last_d<=0x3C9))) ){
+          odd += odd_1251(c.d, script);
+        }
         if( sc && script && sc!=script ) mixed = 1;
         script = sc;
       }
@@ -2811,7 +2863,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( (glued && (latin_like(c.d) || sign)) || (sign && sign_apart(x, a, b, &c))
        || sign_alone(x, a, b, &c) || nbsp_glued(x, a, b, &c) || latin_apart(x, a, b, &c)
        || e_twin_glued(x, a, b, &c) || e_word_start(x, a, b, &c)
-       || greek_1251(x, b, before_run, &c) || e_word_end(x, a, b, &c) ) x->plain++;
+       || greek_1251(x, b, before_run, &c) || e_word_end(x, a, b, &c)
+       || latin_abbrev(x, a, b) ) x->plain++;
     }
     /* the rescue: a run of one, wholly consumed, that gives a letter of
     ** Russian's block as the misread runs do ("РІ" for "в"), or a sign
@@ -2855,7 +2908,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       /* in Latin text misread whole, Е then Ѕ ѕ or an NBSP glued to it
       ** (e_word_start(), e_twin_glued()): Š Ž */
       int e_latin = x->latin_whole && (e_word_start(x, a, b, &c) || e_twin_glued(x, a, b, &c)
-                                       || e_word_end(x, a, b, &c));
+                                       || e_word_end(x, a, b, &c) || latin_abbrev(x, a, b));
       if( (c.last!=0xA0 || before || e_latin) && fits
        && (untwinned || e_latin || (after && c.second!=0xA0 && script_of(c.second)==SCRIPT_NONE))
        && !(latin_twin(c.second) && (!before || (x->s[a]==0xD0 && x->s[a+1]==0x95)) && !e_latin) ){
