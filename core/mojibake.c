@@ -287,8 +287,11 @@
 **    closing mark, Slovak "ODHAĹ…"; not Â, Turkish "HALÂ»", nor Ă,
 **    "CASĂ"). Also under cp1250: weak Vietnamese letters ("á»‘" before a
 **    letter: "Quá»‘c", or a space, a comma or the end; "Ć°" "Ćˇ" "ĆŻ", ư
-**    ơ Ư) in a value that holds "áş" (ặ ả ấ) or "Ć°" "Ćˇ" "ĆŻ"; not
-**    "á»" + a dash, ellipsis or quote at a word's end nor with only "Ć°":
+**    ơ Ư) in a value that holds "áş" (ặ ả ấ) or "Ć°" "Ćˇ" "ĆŻ", or two
+**    such letters inside syllables, doubtful ones at a word's end too; a
+**    quote third at a word's end after what may start a syllable
+**    (viet_onset(): not "«Allá»”", "Hvítá»‘"); not "á»" + a dash,
+**    ellipsis or soft hyphen at a word's end nor without "áş":
 **    "está»—dijo" is Spanish (spanish_mark()), "ÄŤ" as the č of Czech crowns
 **    after a number ("3754,03 KÄŤ": czech_crowns(); Slovak "PÄŤ" is five),
 **    "Ĺ‘" after a one-letter capital before a space (Hungarian "FĹ‘ utca"),
@@ -716,7 +719,8 @@ struct pass_ctx {
                             ** ("ƒÉ" "ƒÇ" "»ô" "»õ": mac_romanian()) */
   int viet;                 /* cp1250: 2 the text holds "áş", the lead of
                             ** a Vietnamese letter (ặ ả ấ) no text spells;
-                            ** 1 only "Ć°" "Ćˇ" "ĆŻ" (ư ơ Ư misread) */
+                            ** 1 only "Ć°" "Ćˇ" "ĆŻ" (ư ơ Ư misread);
+                            ** 3 only two letters "á»" + a third */
   int times_ok;             /* cp1251: × ÷ glued between numbers may be
                             ** undone (chain_of(): a value misread
                             ** throughout whose other runs are all undone) */
@@ -846,11 +850,45 @@ static int viet_letter(uint32_t d){
   return d>=0x1EA0 && d<=0x1EF9;
 }
 /* What a word in guillemets may put after "á»" (á, », then a dash, an
-** ellipsis, a quote or a soft hyphen: Spanish "«Ya está»—dijo", "está»…",
-** Hungarian "»Anná»“"), which cp1250 reads as a Vietnamese letter (ỗ Ỗ
-** ễ Ổ ồ); Vietnamese ố and ồ ("Phá»‘" Phố) are given up with them. */
+** ellipsis or a soft hyphen: Spanish "«Ya está»—dijo", "está»…"), which
+** cp1250 reads as a Vietnamese letter (ỗ Ỗ ễ); Vietnamese Ễ and ễ at a
+** word's end are given up with them. A quote there ("Phá»‘" Phố,
+** "Thá»‹" Thị, "Há»“" Hồ) is read in a value that holds Vietnamese. */
 static int spanish_mark(uint32_t u){
-  return u==0x2013 || u==0x2014 || u==0x2026 || u==0xAD || any_quote(u);
+  return u==0x2013 || u==0x2014 || u==0x2026 || u==0xAD;
+}
+/* Is s[0..i) up to the "á" at i the start of a Vietnamese syllable: no
+** letter, or a consonant or two (ngh, ng, nh, ph, th, tr, ch, kh, gi,
+** qu, or one of b c d g h k l m n p r s t v x) then perhaps one of u i o
+** y, or a misread letter glued before ("Ä‘á»‘c" đốc)? Spanish and
+** Portuguese words that end in "á" and a guillemet are not ("está»”",
+** "Allá»”", "Bogotá»’"), nor Hungarian ones ("Anná»“"). */
+static int viet_onset(const unsigned char *s, size_t i){
+  static const char *const clusters[] = { "ngh", "ng", "nh", "ph", "th", "tr", "ch",
+                                          "kh", "gi", "qu" };
+  size_t k = i, n, c;
+  char w[5];
+  while( k>0 && is_ascii_alpha(s[k-1]) && i-k<5 ) k--;
+  if( k>0 && is_ascii_alpha(s[k-1]) ) return 0;           /* too long */
+  if( k>0 && s[k-1]>=0x80 ){
+    /* only a misread đ or Đ glued before ("Ä‘", "Ä" + U+0090): a real
+    ** accented letter makes the word another language's ("Hvítá»‘"), and
+    ** a word opened by a quote or a guillemet is quoted ("«Lá»”"), a
+    ** short word of Portuguese or Spanish as often as Vietnamese */
+    if( k>=5 && memcmp(s+k-5, "\xC3\x84\xE2\x80\x98", 5)==0 ) return 1;
+    return k>=4 && memcmp(s+k-4, "\xC3\x84\xC2\x90", 4)==0;
+  }
+  if( k>0 && (s[k-1]=='"' || s[k-1]=='\'') ) return 0;
+  n = i-k;
+  for(c=0; c<n; c++) w[c] = (char)(s[k+c] | 0x20);
+  w[n] = 0;
+  if( n>0 && strchr("uioy", w[n-1]) ) w[--n] = 0;          /* the glide */
+  if( n==0 ) return 1;
+  if( n==1 ) return strchr("bcdghklmnprstvx", w[0])!=0;
+  for(c=0; c<sizeof(clusters)/sizeof(clusters[0]); c++){
+    if( strcmp(clusters[c], w)==0 ) return 1;
+  }
+  return 0;
 }
 
 static int real_caps_pair(int b0, uint32_t second){
@@ -2749,7 +2787,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t left0 = x->leftover, conf0 = x->confident;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
-  int fix, nbsp, whole;
+  int fix, nbsp, whole, vietfix;
   size_t tail;
   size_t a0_at = b;                     /* rule 6b's tail, b: none */
   uint32_t a0_d = 0;
@@ -2775,11 +2813,12 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
       if( c.level==0 ) doubt++;
-      if( (c.nchars==3 && viet_letter(c.d) && c.level>0
+      if( (c.nchars==3 && viet_letter(c.d) && (c.level>0 || (x->viet && c.level==0))
            && (c.end<x->n && is_ascii_alpha(x->s[c.end])
                ? x->viet==2 || !spanish_mark(c.last)
                : x->viet && (c.end>=x->n || x->s[c.end]==' ' || x->s[c.end]==',')
-                 && c.last!=0xA0 && !spanish_mark(c.last)))
+                 && c.last!=0xA0 && !spanish_mark(c.last)
+                 && (!any_quote(c.last) || viet_onset(x->s, i))))
        || (c.nchars==2 && (c.d==0x1A1 || c.d==0x1AF || c.d==0x1B0) && c.level>0) ) viet++;
       if( x->rescue && parts_words(x, a, i, &c, before_run) ) sep++;   /* 5b only */
       if( x->rescue==2 && x->cs==UTF8_MOJI_MACROMAN && lone_mac(x, i, prev, &c) ) macok++;
@@ -2982,6 +3021,9 @@ decided:
   /* rule 6b's character and the run glued after it are one word: a run
   ** wholly of candidates of its script goes with it (Hebrew "× " + "×•"
   ** of נו, whose ו alone is no run rule 9 takes) */
+  /* cp1250's Vietnamese letters taken whole by the rescue above, a
+  ** doubtful one at a word's end among them ("Phá»‘" Phố) */
+  vietfix = fix==3 && x->cs==UTF8_MOJI_CP1250 && x->viet && viet==ncand && ncand>0;
   if( !fix && !nbsp && after_a0 && whole && ncand>0 && !odd && !mixed
    && run_script==script_of(before_run) ) fix = 3;
   /* rule 5b: a word that holds a run fixed on its own evidence, or fixed
@@ -3050,7 +3092,7 @@ decided:
     ** their run they are a real letter and its quotes as often ("též“"
     ** beside "tÃ©Å¾â€œ" would give 鞓) */
     if( fix && candidate(x, i, b, prev, pending, &c)
-     && (fix==3 ? c.level!=0 || x->cs==UTF8_MOJI_CP1251
+     && (fix==3 ? c.level!=0 || x->cs==UTF8_MOJI_CP1251 || vietfix
                   || (c.word_end==2 ? ncand>=2 && x->rescue==2
                       : c.word_end ? ncand>=2 : x->rescue==2)
                 : c.level>=1) ){
@@ -3231,14 +3273,32 @@ int utf8_moji_possible(const unsigned char *s, size_t n){
 ** ș ț ("»ô" "»õ")? */
 /* x->viet under cp1250: 2 when s[0..n) holds "áş" (the lead of ặ ả ấ,
 ** which no text spells), 1 when it holds only "Ć°" "Ćˇ" "ĆŻ" (ư ơ Ư
-** misread: Ć then ° ˇ Ż is in no word), else 0. */
+** misread: Ć then ° ˇ Ż is in no word), 3 when it holds only two
+** letters "á»" + a third ("Phá»‘ Há»“": cp1252 reads them alike, so
+** they do not widen what cp1250 explains in rule 10), else 0. */
 static int viet_1250(const unsigned char *s, size_t n){
   const unsigned char *p = s, *e = s+n;
+  int letters = 0;
   if( holds(s, n, "\xC3\xA1\xC5\x9F", 4, 0) ) return 2;
   while( (p = memchr(p, 0xC4, (size_t)(e-p)))!=0 && e-p>=4 ){
     if( p[1]==0x86 && ((p[2]==0xC2 && p[3]==0xB0) || (p[2]==0xCB && p[3]==0x87)
                        || (p[2]==0xC5 && p[3]==0xBB)) ) return 1;
     p++;
+  }
+  /* two Vietnamese letters "á»" + a third at least, after what may
+  ** start a syllable (viet_onset()); not a dash, an ellipsis, a soft
+  ** hyphen or an NBSP third, nor a quote ending the word ("lá»”" is
+  ** Portuguese lá» and a closing quote) */
+  for(p=s; (p = memchr(p, 0xC3, (size_t)(e-p)))!=0 && e-p>=5; p++){
+    if( p[1]==0xA1 && p[2]==0xC2 && p[3]==0xBB ){
+      utf8_unit u = utf8_decode_unit(p+4, (size_t)(e-p-4));
+      int b = enc_byte(UTF8_MOJI_CP1250, u.codepoint);
+      if( u.reason==UTF8_OK && b>=0x80 && b<=0xBF && !spanish_mark(u.codepoint)
+       && u.codepoint!=0xA0 && viet_letter(0x1EC0 + (uint32_t)(b-0x80))
+       && viet_onset(s, (size_t)(p-s))
+       && (!any_quote(u.codepoint) || (p+4+u.length<e && is_ascii_alpha(p[4+u.length])))
+       && ++letters>=2 ) return 3;
+    }
   }
   return 0;
 }
@@ -3376,11 +3436,13 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     if( x.potential>0 && order[k]!=UTF8_MOJI_CP1252 && foreign_c1(order[k], s, n) ) continue;
     pot[k] = x.potential;
     if( strict_cs(x.cs) && x.confident>0
-     && (x.rescuable>0 || (x.leftover==0 && x.potential>x.explained)) ){
+     && (x.rescuable>0 || (x.leftover==0 && x.potential>x.explained)
+         || x.viet==1 || x.viet==2) ){
       /* rule 9's rescue is part of what a strict reading explains (the
       ** writing pass does it): count again with it, when it may take a run
       ** or, in a value misread throughout, a doubtful candidate (rule 5:
-      ** "Ä‚Ëť" is ý misread twice, Ëť a doubtful ˝) (a pass costs as much
+      ** "Ä‚Ëť" is ý misread twice, Ëť a doubtful ˝), or in a value that
+      ** holds Vietnamese (x->viet: its weak letters) (a pass costs as much
       ** as reading the value) */
       count_rescued(&x, x.leftover==0 ? 2 : 1);
     }
