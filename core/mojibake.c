@@ -309,7 +309,8 @@
 **    currency sign, a letterlike symbol, an arrow, a sign of mathematics
 **    or the narrow NBSP ("H‚ÇÇO", "‚Ç´" ₫; those of U+2070-U+20C0 not
 **    before a small letter), one Greek letter starting a word but Œ
-**    then a sign ("ŒîH"), one Cyrillic letter glued to a number before
+**    then a sign of mathematics unless the value holds two such ("ŒîH";
+**    "Œ± + Œ≤": mac_greek_pairs()), one Cyrillic letter glued to a number before
 **    no letter (a unit: "19283–ª"; not "A–Ü", "0–∞", "–π"), and "»ò"
 **    "»ö" starting a word (Romanian Ș Ț, candidates only beside another
 **    misread Romanian letter: x->romanian). Also under MacRoman, sure:
@@ -715,6 +716,9 @@ struct pass_ctx {
   int lowered;              /* cp1252: the text holds "Ã " and was lowered by an
                             ** ASCII-only lower() (ascii_lowered()) */
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
+  int mac_greek;            /* MacRoman: the text holds two Greek letters
+                            ** or more misread as Œ then a sign of
+                            ** mathematics, apart (mac_greek_pairs()) */
   int romanian;             /* MacRoman: the text holds ă Ă ș ț misread
                             ** ("ƒÉ" "ƒÇ" "»ô" "»õ": mac_romanian()) */
   int viet;                 /* cp1250: 2 the text holds "áş", the lead of
@@ -2731,9 +2735,10 @@ static int lone_mac(const pass_ctx *x, size_t i, uint32_t prev, const cand *c){
   /* one Greek letter starting a word, a symbol of science ("ŒîH" ΔH,
   ** "Œª = 550 nm", "œÄ ≈ 3.14"); not Œ then a sign of mathematics: "Œ±"
   ** stays (French words start with Œ, though none with Œ and a letter
-  ** of bytes 80-BF) */
+  ** of bytes 80-BF), but where the value holds two such ("Œ± + Œ≤":
+  ** x->mac_greek) */
   if( c->level==-3 ){
-    return apart(prev) && !mac_math(c->second) && greek_letter(c->d);
+    return apart(prev) && (!mac_math(c->second) || x->mac_greek) && greek_letter(c->d);
   }
   if( c->level!=0 ) return 0;
   /* Romanian capitals Ș Ț starting a word ("»òtefan"): a German quote
@@ -3269,6 +3274,24 @@ int utf8_moji_possible(const unsigned char *s, size_t n){
   return utf8_moji_possible_using(utf8_moji_scan, s, n);
 }
 
+/* Does s hold two Greek small letters or more misread as MacRoman's Œ
+** then a sign of mathematics (α β γ δ … ο: "Œ±" "Œ≤" "Œ≥"), each after
+** no letter? One is French's Œ and a sign as often ("Œ±" beside a
+** misread "Caf√©" stays); two are symbols ("Œ± + Œ≤ = 90¬∞"). */
+static int mac_greek_pairs(const unsigned char *s, size_t n){
+  const unsigned char *p = s, *e = s+n;
+  int pairs = 0;
+  while( (p = memchr(p, 0xC5, (size_t)(e-p)))!=0 && e-p>=3 ){
+    if( p[1]==0x92 && (p==s || !is_ascii_alpha(p[-1])) ){
+      utf8_unit u = utf8_decode_unit(p+2, (size_t)(e-p-2));
+      int b = enc_byte(UTF8_MOJI_MACROMAN, u.codepoint);
+      if( u.reason==UTF8_OK && b>=0xB1 && b<=0xBF && mac_math(u.codepoint) && ++pairs>=2 ) return 1;
+    }
+    p++;
+  }
+  return 0;
+}
+
 /* Does s hold a Romanian letter misread as MacRoman: ă Ă ("ƒÉ" "ƒÇ"),
 ** ș ț ("»ô" "»õ")? */
 /* x->viet under cp1250: 2 when s[0..n) holds "áş" (the lead of ặ ả ấ,
@@ -3428,6 +3451,7 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     /* once per value: the counting, rescue and writing passes read the
     ** same text */
     x.romanian = x.cs==UTF8_MOJI_MACROMAN && mac_romanian(s, n);
+    x.mac_greek = x.cs==UTF8_MOJI_MACROMAN && mac_greek_pairs(s, n);
     x.viet = x.cs==UTF8_MOJI_CP1250 ? viet_1250(s, n) : 0;
     do_pass(&x);                        /* count only */
     /* (looked for after the pass: the scan for C1 controls costs real
