@@ -1804,8 +1804,9 @@ static int word_untwinned(const pass_ctx *x, size_t a, size_t b){
     }else if( c==0xD0 && k+3<r && x->s[k+1]==0x93 && x->s[k+2]>=0xC2 ){
       uint32_t u = utf8_decode_valid(x->s+k+2).codepoint;
       int byte = enc_1251(u);
+      /* not a twin nor a letter of Ukrainian or Belarusian (Є Ґ Ў) */
       if( byte>=0x80 && byte<=0xBF && !latin_twin(u) && u!=0x404 && u!=0x454 && u!=0x490
-       && u!=0x491 && u!=0x40E && u!=0x45E && u!=0x406 && u!=0x456 ) return 1;
+       && u!=0x491 && u!=0x40E && u!=0x45E ) return 1;
     }
   }
   return 0;
@@ -2110,12 +2111,13 @@ static int latin_abbrev(const pass_ctx *x, size_t a, size_t b){
   static const char *const words[] = { "I\xD0\x94\xD0\x8AO", "DI\xD0\x94\xD0\x8A",
                                        "\xD0\x95\xD0\x8E.p." };
   size_t i;
+  if( b-a!=4 ) return 0;                          /* a run of two letters */
   for(i=0; i<sizeof(words)/sizeof(words[0]); i++){
     const char *w = words[i];
     size_t len = strlen(w), k;
     const char *at = strstr(w, "\xD0");                  /* the run in it */
     size_t before = (size_t)(at-w);
-    if( b-a!=4 || a<before || a-before+len>x->n ) continue;
+    if( a<before || a-before+len>x->n ) continue;
     k = a-before;
     if( memcmp(x->s+k, w, len)!=0 ) continue;
     if( (k>0 && in_word_at(x, k-1)) || (k+len<x->n && in_word_at(x, k+len)) ) continue;
@@ -2784,6 +2786,24 @@ static int same_in_1252(uint32_t u){
 }
 
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
+/*
+** Is the candidate c at s[i] one of cp1250's Vietnamese letters that the
+** rescue of a value holding Vietnamese (x->viet) takes? ư ơ Ư ("Ć°"
+** "Ćˇ" "ĆŻ"), and "á»" + a third: inside a syllable (before a letter;
+** without "áş", not a third a Spanish word in guillemets ends with), or
+** at a word's end before a space, a comma or the end, not an NBSP third
+** nor a Spanish one, and a quote third only after what may start a
+** syllable (viet_onset()). Doubtful ones count there too.
+*/
+static int viet_weak(const pass_ctx *x, size_t i, const cand *c){
+  if( c->nchars==2 ) return (c->d==0x1A1 || c->d==0x1AF || c->d==0x1B0) && c->level>0;
+  if( c->nchars!=3 || !viet_letter(c->d) || !(c->level>0 || (x->viet && c->level==0)) ) return 0;
+  if( c->end<x->n && is_ascii_alpha(x->s[c->end]) ) return x->viet==2 || !spanish_mark(c->last);
+  return x->viet && (c->end>=x->n || x->s[c->end]==' ' || x->s[c->end]==',')
+      && c->last!=0xA0 && !spanish_mark(c->last)
+      && (!any_quote(c->last) || viet_onset(x->s, i));
+}
+
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t i = a, strong = 0, weak = 0, wild = 0, greek = 0, ncand = 0, end = b;
   size_t cyr = 0, sign = 0, nbsp2 = 0, odd = 0, doubt = 0, sep = 0, viet = 0;
@@ -2818,13 +2838,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
       if( c.level==0 ) doubt++;
-      if( (c.nchars==3 && viet_letter(c.d) && (c.level>0 || (x->viet && c.level==0))
-           && (c.end<x->n && is_ascii_alpha(x->s[c.end])
-               ? x->viet==2 || !spanish_mark(c.last)
-               : x->viet && (c.end>=x->n || x->s[c.end]==' ' || x->s[c.end]==',')
-                 && c.last!=0xA0 && !spanish_mark(c.last)
-                 && (!any_quote(c.last) || viet_onset(x->s, i))))
-       || (c.nchars==2 && (c.d==0x1A1 || c.d==0x1AF || c.d==0x1B0) && c.level>0) ) viet++;
+      if( viet_weak(x, i, &c) ) viet++;
       if( x->rescue && parts_words(x, a, i, &c, before_run) ) sep++;   /* 5b only */
       if( x->rescue==2 && x->cs==UTF8_MOJI_MACROMAN && lone_mac(x, i, prev, &c) ) macok++;
       /* the letters of cp1251's languages, not the archaic ones after
@@ -3363,10 +3377,10 @@ static void do_pass(pass_ctx *x){
       /* the ASCII stretch in one copy */
       q = p+1;
       while( q<x->n && x->s[q]<0x80 ) q++;
-      if( x->cs==UTF8_MOJI_CP1251 ){
+      if( x->cs==UTF8_MOJI_CP1251 && p>0 && x->latin_end==p ){
         size_t k = p;
         while( k<q && is_ascii_alpha(x->s[k]) ) k++;
-        x->after_latin = p>0 && x->latin_end==p && k==q;
+        x->after_latin = k==q;
       }
       if( x->word_sure || x->word_misread ){
         size_t k;
