@@ -30,9 +30,12 @@
 **    Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Latin and Greek
 **    Extended, punctuation, currency, symbols, CJK, kana, Hangul,
 **    half/full width, the ligatures ﬀ ﬁ ﬂ of PDF text, U+FFFD, emoji,
-**    ʼ U+02BC of Ukrainian); never IPA, combining marks (but under cp1252 an accent led by Ì on
+**    the subscripts ᵢ ᵣ ᵤ ᵥ ᵦ..ᵪ ⱼ of mathematics, ʼ U+02BC of Ukrainian);
+**    never IPA (but under cp1252 inside a transcription of no capitals,
+**    "/É›/", doubtful: ipa_transcription()), combining marks (but under cp1252 an accent led by Ì on
 **    a letter that takes it, inside a word or after a small letter:
-**    decomposed text, "uÌˆber", nfd_mark()),
+**    decomposed text, "uÌˆber", the dot above lower-cased İ leaves on
+**    an i, "iÌ‡brahim": nfd_mark()),
 **    private use, rare scripts, code points unassigned in Greek, Armenian and
 **    Hebrew ("×½" would be U+05FD), and a C1 control only as a continuation byte of a
 **    deeper misreading ("Ã„Â" + U+008D is "Ä" + U+008D is "č"). A result
@@ -95,7 +98,15 @@
 **    Once one run is fixed so, the value is known to be misread: level-1
 **    candidates of other runs are fixed too, and when every non-ASCII
 **    character of the value is in a candidate (all misread, no real
-**    accented text beside), the level-0 ones and rule 6 too.
+**    accented text beside), the level-0 ones and rule 6 too; there, in a
+**    value that shows Vietnamese ("áº", "Æ°", or "á»" and a third that is
+**    no quote: viet_of()), "á»" and a quote at a word's end after what
+**    may start a syllable ("Phá»‘" Phố; a closing quote third, a capital
+**    Ổ Ồ, only after capitals), as rule 9 takes them under cp1250; "á»"
+**    and a dash, an ellipsis or a soft hyphen only after what may start
+**    a syllable, at a word's end only in such a value or one with no real
+**    « before it (viet_guard():
+**    "«Ya está»—dijo", "Filarová»—" stay; "Nguyá»…n" is Nguyễn).
 ** 5b. In the writing pass of a value known misread, a word (ASCII letters
 **    and digits and characters of the charset, up to a space, an ASCII
 **    sign or a character the charset lacks) that holds a run fixed on
@@ -290,7 +301,8 @@
 **    ơ Ư) in a value that holds "áş" (ặ ả ấ) or "Ć°" "Ćˇ" "ĆŻ", or two
 **    such letters inside syllables, doubtful ones at a word's end too; a
 **    quote third at a word's end after what may start a syllable
-**    (viet_onset(): not "«Allá»”", "Hvítá»‘"); not "á»" + a dash,
+**    (viet_onset(): not "«Allá»”", "Hvítá»‘"; a closing one, giving a
+**    capital Ổ Ồ, only after capitals: "«Está lá»”"); not "á»" + a dash,
 **    ellipsis or soft hyphen at a word's end nor without "áş":
 **    "está»—dijo" is Spanish (spanish_mark()), "ÄŤ" as the č of Czech crowns
 **    after a number ("3754,03 KÄŤ": czech_crowns(); Slovak "PÄŤ" is five),
@@ -340,10 +352,13 @@
 ** 10. Which reading: each charset whose filter lets the value through is
 **    counted; the one whose fixes take in the most characters wins, the
 **    first of cp1252, cp1250, MacRoman, cp1251 on a tie (where two read
-**    a run, their bytes are the same); cp1251 only when cp1252 fixes
-**    nothing; a confident cp1250 or MacRoman reading is counted with its
-**    rescue (and, in a value misread throughout, the doubtful candidates
-**    it undoes). When another reading has candidates, sure or not, taking
+**    a run, their bytes are the same) unless a later one leaves fewer
+**    characters out of its candidates ("METÄ€LLÄ’JÄ’JS IEKAISÄŞT": only
+**    cp1250 reads "ÄŞ"); cp1251 only when cp1252 fixes nothing; a
+**    confident reading is counted with its rescue (rule 5's for cp1252:
+**    "SPOÅ»YWCZY Â· ul. WÄ…ska"; rule 9's, and in a value misread
+**    throughout the doubtful candidates it undoes, for cp1250 and
+**    MacRoman). When another reading has candidates, sure or not, taking
 **    in more characters than the winner fixes, nothing is done: "Â§è" is
 **    § to cp1252 but one character 夏 to MacRoman. When the chain that
 **    starts with a tie's winner does not settle (rule 7), it is tried
@@ -594,6 +609,8 @@ static int plausible(uint32_t d){
    || (d>=0x5C8 && d<=0x5CF) || (d>=0x5EB && d<=0x5EE) || (d>=0x5F5 && d<=0x5FF) ) return 0;
   if( d<=0x6FF ) return 1;                         /* Greek .. Arabic */
   if( d>=0x900 && d<=0xE7F ) return 1;             /* Indic, Thai */
+  if( (d>=0x1D62 && d<=0x1D6A) || d==0x2C7C ) return 1;  /* subscripts ᵢ ᵣ ᵤ ᵥ ⱼ of
+                                                   ** mathematics ("xáµ¢" for xᵢ) */
   if( d>=0x1E00 && d<=0x1FFF ) return 1;           /* Latin/Greek additional */
   if( d>=0x2000 && d<=0x27BF ) return d!=0x2028 && d!=0x2029;
   if( d>=0x2B00 && d<=0x2BFF ) return 1;
@@ -724,7 +741,15 @@ struct pass_ctx {
   int viet;                 /* cp1250: 2 the text holds "áş", the lead of
                             ** a Vietnamese letter (ặ ả ấ) no text spells;
                             ** 1 only "Ć°" "Ćˇ" "ĆŻ" (ư ơ Ư misread);
-                            ** 3 only two letters "á»" + a third */
+                            ** 3 only two letters "á»" + a third (cp1252
+                            ** the same: viet_of()) */
+  size_t vpos[32];          /* where "á»" starts, read before writing (out
+                            ** may be s and overwrite what comes before) */
+  unsigned char vflag[32];  /* there: 1 viet_onset(), 2 no small letter
+                            ** before it in its word (caps_before()) */
+  size_t nv;                /* how many; more than 32: read in place */
+  size_t guillemet;         /* where the first real « is (not a misread
+                            ** "Â«"), n: none; read before writing */
   int times_ok;             /* cp1251: × ÷ glued between numbers may be
                             ** undone (chain_of(): a value misread
                             ** throughout whose other runs are all undone) */
@@ -862,16 +887,26 @@ static int spanish_mark(uint32_t u){
   return u==0x2013 || u==0x2014 || u==0x2026 || u==0xAD;
 }
 /* Is s[0..i) up to the "á" at i the start of a Vietnamese syllable: no
-** letter, or a consonant or two (ngh, ng, nh, ph, th, tr, ch, kh, gi,
-** qu, or one of b c d g h k l m n p r s t v x) then perhaps one of u i o
-** y, or a misread letter glued before ("Ä‘á»‘c" đốc)? Spanish and
+** letter, or a consonant or two (ngh, ng, nh, ph, th, tr, ch, kh, gh,
+** gi, qu, or one of b c d g h k l m n p r s t v x) then perhaps one of u i o
+** y, after a medial u or o too ("Nguyá»…n"), or a misread letter glued
+** before ("Ä‘á»‘c" đốc)? Spanish and
 ** Portuguese words that end in "á" and a guillemet are not ("está»”",
 ** "Allá»”", "Bogotá»’"), nor Hungarian ones ("Anná»“"). */
-static int viet_onset(const unsigned char *s, size_t i){
+static int viet_consonants(const char *w, size_t n){
   static const char *const clusters[] = { "ngh", "ng", "nh", "ph", "th", "tr", "ch",
-                                          "kh", "gi", "qu" };
-  size_t k = i, n, c;
-  char w[5];
+                                          "kh", "gh", "gi", "qu" };
+  size_t c;
+  if( n==0 ) return 1;
+  if( n==1 ) return strchr("bcdghklmnprstvx", w[0])!=0;
+  for(c=0; c<sizeof(clusters)/sizeof(clusters[0]); c++){
+    if( strcmp(clusters[c], w)==0 ) return 1;
+  }
+  return 0;
+}
+static int viet_letters(const unsigned char *s, size_t k, size_t i);
+static int viet_onset(const unsigned char *s, size_t i){
+  size_t k = i;
   while( k>0 && is_ascii_alpha(s[k-1]) && i-k<5 ) k--;
   if( k>0 && is_ascii_alpha(s[k-1]) ) return 0;           /* too long */
   if( k>0 && s[k-1]>=0x80 ){
@@ -880,20 +915,76 @@ static int viet_onset(const unsigned char *s, size_t i){
     ** a word opened by a quote or a guillemet is quoted ("«Lá»”"), a
     ** short word of Portuguese or Spanish as often as Vietnamese */
     if( k>=5 && memcmp(s+k-5, "\xC3\x84\xE2\x80\x98", 5)==0 ) return 1;
-    return k>=4 && memcmp(s+k-4, "\xC3\x84\xC2\x90", 4)==0;
+    if( k>=4 && s[k-4]==0xC3 && s[k-3]==0x84 && s[k-2]==0xC2
+     && (s[k-1]==0x90 || s[k-1]==0x91) ) return 1;        /* Đ, Latin-1's đ */
+    /* ư Ư misread before ("TrÆ°á»\x9dng", "NGÆ¯á»œI": the first vowel of
+    ** ươ), under cp1252 or cp1250 */
+    if( k>=4 && s[k-4]==0xC3 && s[k-3]==0x86 && s[k-2]==0xC2 && (s[k-1]==0xB0 || s[k-1]==0xAF) ) return 1;
+    if( k>=4 && s[k-4]==0xC4 && s[k-3]==0x86 && ((s[k-2]==0xC2 && s[k-1]==0xB0)
+                                                 || (s[k-2]==0xC5 && s[k-1]==0xBB)) ) return 1;
+    /* or đ Đ ư Ư already undone: a deeper pass writes over what it read */
+    return k>=2 && ((s[k-2]==0xC4 && (s[k-1]==0x90 || s[k-1]==0x91))
+                    || (s[k-2]==0xC6 && (s[k-1]==0xB0 || s[k-1]==0xAF)));
   }
   if( k>0 && (s[k-1]=='"' || s[k-1]=='\'') ) return 0;
+  return viet_letters(s, k, i);
+}
+/* Are the ASCII letters s[k..i) before an "á" what may start a
+** Vietnamese syllable (viet_onset()'s test of the letters alone)? */
+static int viet_letters(const unsigned char *s, size_t k, size_t i){
+  size_t n, c;
+  char w[6];                            /* five letters at most, and 0 */
   n = i-k;
   for(c=0; c<n; c++) w[c] = (char)(s[k+c] | 0x20);
   w[n] = 0;
+  if( viet_consonants(w, n) ) return 1;                    /* "Quá»‘c" */
   if( n>0 && strchr("uioy", w[n-1]) ) w[--n] = 0;          /* the glide */
-  if( n==0 ) return 1;
-  if( n==1 ) return strchr("bcdghklmnprstvx", w[0])!=0;
-  for(c=0; c<sizeof(clusters)/sizeof(clusters[0]); c++){
-    if( strcmp(clusters[c], w)==0 ) return 1;
+  if( viet_consonants(w, n) ) return 1;
+  /* and a medial u or o before it ("Nguyá»…n", "Khuyáº¿t", "Quyáº¿t") */
+  if( n>0 && strchr("uo", w[n-1]) ){
+    w[--n] = 0;
+    return viet_consonants(w, n);
   }
   return 0;
 }
+
+/* The ASCII letters right before s[i], whatever comes before them (a
+** quote, a guillemet, another misread letter: "â€žbá»¥iâ€œ"), what may
+** start a Vietnamese syllable? Five letters at most. */
+static int viet_letters_before(const unsigned char *s, size_t i, utf8_moji_charset cs){
+  size_t k = i;
+  while( k>0 && is_ascii_alpha(s[k-1]) && i-k<5 ) k--;
+  if( k>0 && is_ascii_alpha(s[k-1]) ) return 0;
+  /* a real accented letter glued before is another language's word
+  ** ("Helánová»•"): letters of Latin-1 and Extended-A, as UTF-8, but
+  ** not those the charset reads continuation bytes as, which end
+  ** misread characters ("â€žbá»¥i": „ misread as cp1252 ends in ž) */
+  if( k>=2 && i>k && (s[k-2]==0xC3 || s[k-2]==0xC4 || s[k-2]==0xC5)
+   && s[k-1]>=0x80 && s[k-1]<0xC0 ){
+    uint32_t u = ((uint32_t)(s[k-2]&0x1F)<<6) | (s[k-1]&0x3F);
+    int b = enc_byte(cs, u);
+    if( u>=0xC0 && u!=0xD7 && u!=0xF7 && !(b>=0x80 && b<=0xBF) ) return 0;
+  }
+  return viet_letters(s, k, i);
+}
+
+/* Are the letters before s[i] in its word capitals, or none? A
+** Vietnamese capital fits only there ("CỔ", "HỒ"; a small letter after
+** any: "Phố", "Hồ"). A quote third gives a capital when it closes (” ’:
+** Ổ Ồ), so a Portuguese "lá»”" (lá» and a closing quote) would give "lỔ",
+** which no Vietnamese word spells. */
+static int caps_before(const unsigned char *s, size_t i){
+  while( i>0 && is_ascii_alpha(s[i-1]) ){
+    if( s[i-1]>='a' ) return 0;
+    i--;
+  }
+  return 1;
+}
+
+/* viet_onset(), caps_before() and viet_letters_before() at the "á" at
+** s[i], as do_pass() read them before writing: 1, 2 and 4 (in place
+** past 32 such letters). */
+static int viet_before(const struct pass_ctx *x, size_t i);
 
 static int real_caps_pair(int b0, uint32_t second){
   int s_z = second==0x160 || second==0x17D;                 /* Š Ž */
@@ -1254,11 +1345,12 @@ static int lowered_capital_end(const struct pass_ctx *x, int b0, uint32_t prev, 
 static int nfd_mark(const struct pass_ctx *x, uint32_t d, size_t i, uint32_t prev,
                     uint32_t second, size_t j){
   /* the letters each accent sits on in some language (U+0300..U+030C,
-  ** U+0327, U+0328): "LUNEDÌ€10" would put a grave on D */
+  ** U+0327, U+0328): "LUNEDÌ€10" would put a grave on D; the dot above
+  ** on i too, which lower-casing Turkish İ writes ("iÌ‡brahim") */
   static const char *const bases[13] = {
     "AEIOUNWYaeiounwy", "ACEGIKLMNOPRSUWYZacegiklmnoprsuwyz",
     "ACEGHIJOSUWYZaceghijosuwyz", "AEINOUVYaeinouvy", "AEGIOUaegiou", 0,
-    "AGUagu", "CEGIZcegz", "AEIOUYaeiouy",
+    "AGUagu", "CEGIZcegiz", "AEIOUYaeiouy",
     0, "AUWYauwy", "OUou", "ACDEGHIKLNORSTUZacdeghijklnorstuz" };
   unsigned char next = j<x->n ? x->s[j] : ' ';
   const char *base = 0;
@@ -1282,6 +1374,27 @@ static int nfd_mark(const struct pass_ctx *x, uint32_t d, size_t i, uint32_t pre
   if( is_ascii_alnum(next) ) return 1;
   return (is_ascii_small(prev) || (prev>='0' && prev<='9'))
       && !after_word(second) && !any_quote(second);
+}
+
+/* Under cp1252 and Latin-1, is d a letter or a modifier of the
+** IPA (ɛ ə ʃ ŋ ʰ ˈ ː) inside a transcription: s[i..j) in a token that
+** opens with / or [ and closes with / or ], with no ASCII capital ("/É›/"
+** of /ɛ/)? Alone, "É›" and "Ê¼" could be a capital and a mark typed
+** together, and rule 3 takes no IPA; a token with capitals is a name or a
+** path ("[JOSÉ–MARIA]", "/mnt/ANDRÉ—old/"), whose É and a dash would give
+** ɖ. */
+static int ipa_transcription(const struct pass_ctx *x, uint32_t d, size_t i, size_t j){
+  size_t k;
+  if( x->cs!=UTF8_MOJI_CP1252 ) return 0;
+  if( !(d>=0x250 && d<=0x2FF) ) return 0;
+  for(k=i; k>0 && x->s[k-1]!='/' && x->s[k-1]!='['; k--){
+    if( x->s[k-1]<=' ' || (x->s[k-1]>='A' && x->s[k-1]<='Z') || i-k>48 ) return 0;
+  }
+  if( k==0 ) return 0;
+  for(k=j; k<x->n && x->s[k]!='/' && x->s[k]!=']'; k++){
+    if( x->s[k]<=' ' || (x->s[k]>='A' && x->s[k]<='Z') || k-j>48 ) return 0;
+  }
+  return k<x->n;
 }
 
 /* Rules 3 and 4 at s[i] in the run that ends at b; prev is the character
@@ -1349,7 +1462,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   int b0 = enc_byte(x->cs, u.codepoint), need, k;
   uint32_t last = 0, second = 0;
   size_t j = i + u.length;
-  int c1 = 0, ctl = 0, a0_apart;
+  int c1 = 0, ctl = 0, a0_apart, ipa;
   utf8_unit v;
   need = lead_len(b0) - 1;                  /* continuation bytes */
   if( need<1 ) return 0;
@@ -1371,10 +1484,11 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
   if( v.reason!=UTF8_OK || v.length!=need+1 ) return 0;
   /* A C1 control only as a continuation byte of a deeper misreading,
   ** after a lead character (Ä then U+008D is č misread twice). */
+  ipa = !plausible(v.codepoint) && ipa_transcription(x, v.codepoint, i, j);
   if( !plausible(v.codepoint)
    && !(v.codepoint<0xA0 && pending>0 && enc_byte(x->cs, v.codepoint)>=0)
    && !deeper_strict(x->cs, v.codepoint, pending)
-   && !nfd_mark(x, v.codepoint, i, prev, second, j) ) return 0;
+   && !nfd_mark(x, v.codepoint, i, prev, second, j) && !ipa ) return 0;
   /* ʼ (U+02BC) only right after another misread character (prev is a
   ** continuation byte of it: "Ð±Ê¼" of бʼ): "Кј" starts Macedonian
   ** words ("Кјустендил"), "Ê¼" alone is no one's apostrophe */
@@ -1532,6 +1646,12 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     c->level = 1;
   }else{
     c->level = 2;                        /* Ð¸, Îº, Ñƒ */
+  }
+  /* IPA in a transcription: only where every character is misread, never
+  ** the evidence that a value is ("/Ëˆ/" beside MacRoman's "‚Ä¶") */
+  if( ipa ){
+    c->level = 0;
+    c->word_end = 0;
   }
   return 1;
 }
@@ -2785,6 +2905,23 @@ static int same_in_1252(uint32_t u){
   return b>=0 && b==enc_byte(UTF8_MOJI_CP1252, u);
 }
 
+static int viet_before(const pass_ctx *x, size_t i){
+  size_t k;
+  for(k=0; k<x->nv && k<32; k++){
+    if( x->vpos[k]==i ) return x->vflag[k];
+    if( x->vpos[k]>i ) return 0;
+  }
+  if( x->nv<=32 ) return 0;
+  return viet_onset(x->s, i) | (caps_before(x->s, i) ? 2 : 0)
+       | (viet_letters_before(x->s, i, x->cs) ? 4 : 0);
+}
+
+/* Is i one of the n positions in at[]? */
+static int listed(const size_t *at, size_t n, size_t i){
+  while( n-- ) if( at[n]==i ) return 1;
+  return 0;
+}
+
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 /*
 ** Is the candidate c at s[i] one of cp1250's Vietnamese letters that the
@@ -2795,13 +2932,45 @@ static int same_in_1252(uint32_t u){
 ** nor a Spanish one, and a quote third only after what may start a
 ** syllable (viet_onset()). Doubtful ones count there too.
 */
+static int viet_weak(const pass_ctx *x, size_t i, const cand *c);
+
+/* Is c at s[i], "á»" and a third, a word of another language's end
+** and a guillemet, not a Vietnamese letter? Every Vietnamese one follows
+** ASCII letters that may start a syllable, whatever is before them
+** (viet_letters_before(): "Nguyá»…n", "ngá»—ng", "â€žbá»¥i", after a
+** misread ư "TrÆ°á»\x9dng"), a capital only after capitals, where a
+** Spanish, Portuguese or Czech word in guillemets ends in "á" and »
+** ("Filarová»—", "Panamá»·", "«Ya está»—dijo", "xoá»”disse" would be
+** xoỔ); and "á»" and a dash, an ellipsis or a soft hyphen at a
+** word's end (ỗ ễ ử: "Cá»­ nhÃ¢n" is Cử) closes a real « that comes
+** before it ("«Vai lá»— disse"), unless the value holds Vietnamese
+** (x->viet). */
+static int spanish_third(const pass_ctx *x, size_t i, const cand *c){
+  return spanish_mark(c->last) && !(c->end<x->n && is_ascii_alpha(x->s[c->end]))
+      && !x->viet && x->guillemet<i;
+}
+static int viet_guard(const pass_ctx *x, size_t i, const cand *c){
+  int before;
+  if( c->nchars!=3 || c->d<0x1EC0 || c->d>0x1EFF || c->second!=0xBB ) return 0;
+  before = viet_before(x, i);
+  if( !(before & 4) ) return 1;
+  /* a capital after a small letter ("xoá»”disse" would give xoỔ) */
+  if( !(c->d & 1) && !(before & 2) ) return 1;
+  return spanish_third(x, i, c);
+}
+
 static int viet_weak(const pass_ctx *x, size_t i, const cand *c){
   if( c->nchars==2 ) return (c->d==0x1A1 || c->d==0x1AF || c->d==0x1B0) && c->level>0;
   if( c->nchars!=3 || !viet_letter(c->d) || !(c->level>0 || (x->viet && c->level==0)) ) return 0;
-  if( c->end<x->n && is_ascii_alpha(x->s[c->end]) ) return x->viet==2 || !spanish_mark(c->last);
-  return x->viet && (c->end>=x->n || x->s[c->end]==' ' || x->s[c->end]==',')
-      && c->last!=0xA0 && !spanish_mark(c->last)
-      && (!any_quote(c->last) || viet_onset(x->s, i));
+  /* under cp1252, which real text beside misread text goes through more
+  ** often, a doubtful one only where every character is misread: a
+  ** Czech "«to je má»“" (» then a closing “) is real beside "Huáº¿" */
+  if( x->cs==UTF8_MOJI_CP1252 && c->level==0 && x->rescue!=2 ) return 0;
+  if( c->end<x->n && is_ascii_alpha(x->s[c->end]) )
+    return !spanish_mark(c->last) || (viet_before(x, i) & 4);
+  return x->viet && (c->end>=x->n || strchr(" ,.;:!?)", x->s[c->end]))
+      && c->last!=0xA0 && !(spanish_mark(c->last) && (!(viet_before(x, i) & 1) || spanish_third(x, i, c)))
+      && (!any_quote(c->last) || ((viet_before(x, i) & 1) && ((c->d & 1) || (viet_before(x, i) & 2))));
 }
 
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
@@ -2820,6 +2989,9 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t a0_n = 0;                      /* its characters */
   int after_a0 = x->after_a0;           /* glued after a 6b character */
   int run_script = -1;                  /* of every candidate, -1: mixed */
+  size_t spanish[8], nspanish = 0;      /* viet_guard(), where they start:
+                                        ** known before writing, since the
+                                        ** writing overwrites its lookbehind */
   cand c;
   x->after_a0 = 0;
   while( i<b ){
@@ -2839,6 +3011,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
       if( c.level==-3 ) greek++;
       if( c.level==0 ) doubt++;
       if( viet_weak(x, i, &c) ) viet++;
+      if( x->cs==UTF8_MOJI_CP1252 && viet_guard(x, i, &c) ) spanish[nspanish<8 ? nspanish++ : 7] = i;
       if( x->rescue && parts_words(x, a, i, &c, before_run) ) sep++;   /* 5b only */
       if( x->rescue==2 && x->cs==UTF8_MOJI_MACROMAN && lone_mac(x, i, prev, &c) ) macok++;
       /* the letters of cp1251's languages, not the archaic ones after
@@ -3032,6 +3205,10 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   if( fix ) x->confident++;
   if( !fix && x->rescue==1 && weak>0 ) fix = 1;
   if( x->rescue==2 ) fix = 3;
+  /* a value known misread that holds Vietnamese (x->viet): its letters
+  ** "á»" + a quote at a word's end ("Phá»‘" Phố, "Thá»‹" Thị), doubtful
+  ** alone ("Café‘“"), as rule 9 has them under cp1250 (viet_weak()) */
+  if( x->rescue && x->viet && whole && ncand>0 && viet==ncand ) fix = 3;
   if( ncand==0 ) fix = 0;
   nbsp = nbsp_at_end(x, a, b, before_run);
   if( !nbsp ) nbsp = agrave_at_end(x, a, b, before_run);
@@ -3042,7 +3219,8 @@ decided:
   ** of נו, whose ו alone is no run rule 9 takes) */
   /* cp1250's Vietnamese letters taken whole by the rescue above, a
   ** doubtful one at a word's end among them ("Phá»‘" Phố) */
-  vietfix = fix==3 && x->cs==UTF8_MOJI_CP1250 && x->viet && viet==ncand && ncand>0;
+  vietfix = fix==3 && (x->cs==UTF8_MOJI_CP1250 || x->cs==UTF8_MOJI_CP1252)
+         && x->viet && viet==ncand && ncand>0;
   if( !fix && !nbsp && after_a0 && whole && ncand>0 && !odd && !mixed
    && run_script==script_of(before_run) ) fix = 3;
   /* rule 5b: a word that holds a run fixed on its own evidence, or fixed
@@ -3110,7 +3288,7 @@ decided:
     ** and three at a word's end only among other candidates: alone in
     ** their run they are a real letter and its quotes as often ("též“"
     ** beside "tÃ©Å¾â€œ" would give 鞓) */
-    if( fix && candidate(x, i, b, prev, pending, &c)
+    if( fix && candidate(x, i, b, prev, pending, &c) && !listed(spanish, nspanish, i)
      && (fix==3 ? c.level!=0 || x->cs==UTF8_MOJI_CP1251 || vietfix
                   || (c.word_end==2 ? ncand>=2 && x->rescue==2
                       : c.word_end ? ncand>=2 : x->rescue==2)
@@ -3312,15 +3490,27 @@ static int mac_greek_pairs(const unsigned char *s, size_t n){
 ** which no text spells), 1 when it holds only "Ć°" "Ćˇ" "ĆŻ" (ư ơ Ư
 ** misread: Ć then ° ˇ Ż is in no word), 3 when it holds only two
 ** letters "á»" + a third ("Phá»‘ Há»“": cp1252 reads them alike, so
-** they do not widen what cp1250 explains in rule 10), else 0. */
-static int viet_1250(const unsigned char *s, size_t n){
+** they do not widen what cp1250 explains in rule 10), else 0. Under
+** cp1252 the same from its own characters of those bytes: "áº", "Æ°"
+** "Æ¡" "Æ¯", and "á»" + a third alike, where one letter inside a
+** syllable whose third is no quote is enough ("Dá»‡t": cp1252 takes it
+** on its own evidence; at a word's end, "Sá»·", it may be » and a sign). */
+static int viet_of(utf8_moji_charset cs, const unsigned char *s, size_t n){
   const unsigned char *p = s, *e = s+n;
   int letters = 0;
-  if( holds(s, n, "\xC3\xA1\xC5\x9F", 4, 0) ) return 2;
-  while( (p = memchr(p, 0xC4, (size_t)(e-p)))!=0 && e-p>=4 ){
-    if( p[1]==0x86 && ((p[2]==0xC2 && p[3]==0xB0) || (p[2]==0xCB && p[3]==0x87)
-                       || (p[2]==0xC5 && p[3]==0xBB)) ) return 1;
-    p++;
+  if( cs==UTF8_MOJI_CP1252 ){
+    if( holds(s, n, "\xC3\xA1\xC2\xBA", 4, 0) ) return 2;
+    while( (p = memchr(p, 0xC3, (size_t)(e-p)))!=0 && e-p>=4 ){
+      if( p[1]==0x86 && p[2]==0xC2 && (p[3]==0xB0 || p[3]==0xA1 || p[3]==0xAF) ) return 1;
+      p++;
+    }
+  }else{
+    if( holds(s, n, "\xC3\xA1\xC5\x9F", 4, 0) ) return 2;
+    while( (p = memchr(p, 0xC4, (size_t)(e-p)))!=0 && e-p>=4 ){
+      if( p[1]==0x86 && ((p[2]==0xC2 && p[3]==0xB0) || (p[2]==0xCB && p[3]==0x87)
+                         || (p[2]==0xC5 && p[3]==0xBB)) ) return 1;
+      p++;
+    }
   }
   /* two Vietnamese letters "á»" + a third at least, after what may
   ** start a syllable (viet_onset()); not a dash, an ellipsis, a soft
@@ -3329,12 +3519,13 @@ static int viet_1250(const unsigned char *s, size_t n){
   for(p=s; (p = memchr(p, 0xC3, (size_t)(e-p)))!=0 && e-p>=5; p++){
     if( p[1]==0xA1 && p[2]==0xC2 && p[3]==0xBB ){
       utf8_unit u = utf8_decode_unit(p+4, (size_t)(e-p-4));
-      int b = enc_byte(UTF8_MOJI_CP1250, u.codepoint);
+      int b = enc_byte(cs, u.codepoint);
       if( u.reason==UTF8_OK && b>=0x80 && b<=0xBF && !spanish_mark(u.codepoint)
        && u.codepoint!=0xA0 && viet_letter(0x1EC0 + (uint32_t)(b-0x80))
        && viet_onset(s, (size_t)(p-s))
        && (!any_quote(u.codepoint) || (p+4+u.length<e && is_ascii_alpha(p[4+u.length])))
-       && ++letters>=2 ) return 3;
+       && (letters += cs==UTF8_MOJI_CP1252 && !any_quote(u.codepoint)
+                      && p+4+u.length<e && is_ascii_alpha(p[4+u.length]) ? 2 : 1)>=2 ) return 3;
     }
   }
   return 0;
@@ -3371,6 +3562,38 @@ static void do_pass(pass_ctx *x){
   ** thousands) nor after writing began */
   x->lowered = x->cs==UTF8_MOJI_CP1252 && holds(x->s, x->n, "\xC3\x83 ", 3, 0)
             && ascii_lowered(x);
+  /* what comes before each "á»" (Vietnamese letters under cp1252 and
+  ** cp1250): viet_before(); and the first real «, which a Spanish or
+  ** Portuguese "á»" and a dash closes (viet_guard()) */
+  x->nv = 0;
+  x->guillemet = x->n;
+  {
+    const unsigned char *q = x->s, *e = x->s + x->n;
+    while( (q = memchr(q, 0xC2, (size_t)(e-q)))!=0 && e-q>=2 ){
+      /* real: at the start or after an ASCII character (a misread one is
+      ** the last of a misread character: "Â«", "dá»«ng" for dừng) */
+      if( q[1]==0xAB && (q==x->s || q[-1]<0x80) ){
+        x->guillemet = (size_t)(q - x->s);
+        break;
+      }
+      q++;
+    }
+  }
+  if( x->cs==UTF8_MOJI_CP1252 || x->cs==UTF8_MOJI_CP1250 ){
+    const unsigned char *q = x->s, *e = x->s + x->n;
+    while( (q = memchr(q, 0xC3, (size_t)(e-q)))!=0 && e-q>=4 ){
+      if( q[1]==0xA1 && q[2]==0xC2 && q[3]==0xBB ){
+        size_t at = (size_t)(q - x->s);
+        if( x->nv<32 ){
+          x->vpos[x->nv] = at;
+          x->vflag[x->nv] = (unsigned char)(viet_onset(x->s, at) | (caps_before(x->s, at) ? 2 : 0)
+                                            | (viet_letters_before(x->s, at, x->cs) ? 4 : 0));
+        }
+        x->nv++;
+      }
+      q++;
+    }
+  }
   while( p<x->n ){
     size_t q;
     if( x->s[p]<0x80 ){
@@ -3466,7 +3689,7 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     ** same text */
     x.romanian = x.cs==UTF8_MOJI_MACROMAN && mac_romanian(s, n);
     x.mac_greek = x.cs==UTF8_MOJI_MACROMAN && mac_greek_pairs(s, n);
-    x.viet = x.cs==UTF8_MOJI_CP1250 ? viet_1250(s, n) : 0;
+    x.viet = x.cs==UTF8_MOJI_CP1250 || x.cs==UTF8_MOJI_CP1252 ? viet_of(x.cs, s, n) : 0;
     do_pass(&x);                        /* count only */
     /* (looked for after the pass: the scan for C1 controls costs real
     ** Russian prose, which reaches the cp1251 pass and has no candidate,
@@ -3474,14 +3697,23 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     if( x.potential>0 && order[k]!=UTF8_MOJI_CP1252 && foreign_c1(order[k], s, n) ) continue;
     pot[k] = x.potential;
     if( strict_cs(x.cs) && x.confident>0
-     && (x.rescuable>0 || (x.leftover==0 && x.potential>x.explained)
-         || x.viet==1 || x.viet==2) ){
+     && (x.rescuable>0 || x.leftover==0 || x.viet==1 || x.viet==2) ){
       /* rule 9's rescue is part of what a strict reading explains (the
       ** writing pass does it): count again with it, when it may take a run
       ** or, in a value misread throughout, a doubtful candidate (rule 5:
-      ** "Ä‚Ëť" is ý misread twice, Ëť a doubtful ˝), or in a value that
-      ** holds Vietnamese (x->viet: its weak letters) (a pass costs as much
-      ** as reading the value) */
+      ** "Ä‚Ëť" is ý misread twice, Ëť a doubtful ˝) or a letter that
+      ** cp1252 reads alike and takes by its own rescue ("Ä‘á»ťm ká»‹t":
+      ** cp1252 explains đ and ị, cp1250 ờ too), or in a value that holds
+      ** Vietnamese (x->viet: its weak letters) (a pass costs as much as
+      ** reading the value) */
+      count_rescued(&x, x.leftover==0 ? 2 : 1);
+    }
+    if( x.cs==UTF8_MOJI_CP1252 && x.confident>0 && x.potential>x.explained ){
+      /* so is rule 5's for cp1252 ("SPOÅ»YWCZY Â· ul. WÄ…ska": Â· is
+      ** sure, Å» and Ä… after a capital doubtful until the rescue takes
+      ** them). Counted without it, cp1252 explained less than cp1250
+      ** with its rescue, or than another reading's candidates, and the
+      ** value was left as it was (below) */
       count_rescued(&x, x.leftover==0 ? 2 : 1);
     }
     if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.plain==x.runs && x.leftover==0
@@ -3505,7 +3737,12 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       had1252 = k==0 && x.fixes>0;
       continue;
     }
-    if( x.fixes==0 || (found && x.explained<=best->explained) ) continue;
+    /* on a tie, the reading that leaves fewer characters out of its
+    ** candidates ("METÄ€LLÄ’JÄ’JS IEKAISÄŞT": cp1252 and cp1250 read
+    ** Ā Ē alike, only cp1250 has a candidate for ÄŞ, Latvian Ī) */
+    if( x.fixes==0 || (found && (x.explained<best->explained
+                                 || (x.explained==best->explained
+                                     && x.leftover>=best->leftover))) ) continue;
     *best = x;
     found = 1;
     found1252 = k==0;
