@@ -750,6 +750,9 @@ struct pass_ctx {
   size_t nv;                /* how many; more than 32: read in place */
   size_t guillemet;         /* where the first real « is (not a misread
                             ** "Â«"), n: none; read before writing */
+  size_t opener;            /* where the first real opening mark is (« ‹ »
+                            ** “ „ ‘ ‚ after an ASCII character or at the
+                            ** start), n: none; read before writing */
   int times_ok;             /* cp1251: × ÷ glued between numbers may be
                             ** undone (chain_of(): a value misread
                             ** throughout whose other runs are all undone) */
@@ -907,7 +910,7 @@ static int viet_consonants(const char *w, size_t n){
 static int viet_letters(const unsigned char *s, size_t k, size_t i);
 static int viet_onset(const unsigned char *s, size_t i){
   size_t k = i;
-  while( k>0 && is_ascii_alpha(s[k-1]) && i-k<5 ) k--;
+  while( k>0 && is_ascii_alpha(s[k-1]) && i-k<12 ) k--;
   if( k>0 && is_ascii_alpha(s[k-1]) ) return 0;           /* too long */
   if( k>0 && s[k-1]>=0x80 ){
     /* only a misread đ or Đ glued before ("Ä‘", "Ä" + U+0090): a real
@@ -934,6 +937,12 @@ static int viet_onset(const unsigned char *s, size_t i){
 static int viet_letters(const unsigned char *s, size_t k, size_t i){
   size_t n, c;
   char w[6];                            /* five letters at most, and 0 */
+  /* words run together in capitals start a syllable at their capital
+  ** ("#DuLá»‹chViá»‡tNam", "CÃ´ngTyCá»•Pháº§n") */
+  for(c=i; c>k+1; c--){
+    if( s[c-1]>='A' && s[c-1]<='Z' && s[c-2]>='a' && s[c-2]<='z' ){ k = c-1; break; }
+  }
+  if( i-k>5 ) return 0;                 /* too long */
   n = i-k;
   for(c=0; c<n; c++) w[c] = (char)(s[k+c] | 0x20);
   w[n] = 0;
@@ -950,10 +959,11 @@ static int viet_letters(const unsigned char *s, size_t k, size_t i){
 
 /* The ASCII letters right before s[i], whatever comes before them (a
 ** quote, a guillemet, another misread letter: "â€žbá»¥iâ€œ"), what may
-** start a Vietnamese syllable? Five letters at most. */
+** start a Vietnamese syllable? Five letters at most, from the last
+** capital after a small letter (viet_letters()). */
 static int viet_letters_before(const unsigned char *s, size_t i, utf8_moji_charset cs){
   size_t k = i;
-  while( k>0 && is_ascii_alpha(s[k-1]) && i-k<5 ) k--;
+  while( k>0 && is_ascii_alpha(s[k-1]) && i-k<12 ) k--;
   if( k>0 && is_ascii_alpha(s[k-1]) ) return 0;
   /* a real accented letter glued before is another language's word
   ** ("Helánová»•"): letters of Latin-1 and Extended-A, as UTF-8, but
@@ -968,17 +978,15 @@ static int viet_letters_before(const unsigned char *s, size_t i, utf8_moji_chars
   return viet_letters(s, k, i);
 }
 
-/* Are the letters before s[i] in its word capitals, or none? A
+/* Is the letter before s[i] in its word a capital, or none? A
 ** Vietnamese capital fits only there ("CỔ", "HỒ"; a small letter after
 ** any: "Phố", "Hồ"). A quote third gives a capital when it closes (” ’:
 ** Ổ Ồ), so a Portuguese "lá»”" (lá» and a closing quote) would give "lỔ",
 ** which no Vietnamese word spells. */
 static int caps_before(const unsigned char *s, size_t i){
-  while( i>0 && is_ascii_alpha(s[i-1]) ){
-    if( s[i-1]>='a' ) return 0;
-    i--;
-  }
-  return 1;
+  /* the letter right before: words run together start at their capital
+  ** ("xCHá»ˆNH", "ViệtNamCá»”") */
+  return !(i>0 && s[i-1]>='a' && s[i-1]<='z');
 }
 
 /* viet_onset(), caps_before() and viet_letters_before() at the "á" at
@@ -1380,21 +1388,30 @@ static int nfd_mark(const struct pass_ctx *x, uint32_t d, size_t i, uint32_t pre
 ** IPA (ɛ ə ʃ ŋ ʰ ˈ ː) inside a transcription: s[i..j) in a token that
 ** opens with / or [ and closes with / or ], with no ASCII capital ("/É›/"
 ** of /ɛ/)? Alone, "É›" and "Ê¼" could be a capital and a mark typed
-** together, and rule 3 takes no IPA; a token with capitals is a name or a
-** path ("[JOSÉ–MARIA]", "/mnt/ANDRÉ—old/"), whose É and a dash would give
-** ɖ. */
+** together, and rule 3 takes no IPA; a token with capitals, digits or
+** signs other than . ' : - ( ) is a name, a path or a pattern
+** ("[JOSÉ–MARIA]", "/mnt/ANDRÉ—old/", whose É and a dash would give ɖ;
+** "[^É°]"), and so is one whose / follows a word ("usr/Êƒ/"), or that
+** closes with the other mark ("/Êƒ]"). */
+static int ipa_char(unsigned char c){
+  return c>=0x80 || (c>='a' && c<='z') || c=='.' || c=='\'' || c==':' || c=='-'
+      || c=='(' || c==')';
+}
 static int ipa_transcription(const struct pass_ctx *x, uint32_t d, size_t i, size_t j){
-  size_t k;
+  size_t k, open;
   if( x->cs!=UTF8_MOJI_CP1252 ) return 0;
   if( !(d>=0x250 && d<=0x2FF) ) return 0;
   for(k=i; k>0 && x->s[k-1]!='/' && x->s[k-1]!='['; k--){
-    if( x->s[k-1]<=' ' || (x->s[k-1]>='A' && x->s[k-1]<='Z') || i-k>48 ) return 0;
+    if( !ipa_char(x->s[k-1]) || i-k>48 ) return 0;
   }
   if( k==0 ) return 0;
+  open = x->s[k-1];
+  /* a slash that opens no path: not after a letter, a digit or a dot */
+  if( k>=2 && (is_ascii_alnum(x->s[k-2]) || x->s[k-2]=='.' || x->s[k-2]=='/') ) return 0;
   for(k=j; k<x->n && x->s[k]!='/' && x->s[k]!=']'; k++){
-    if( x->s[k]<=' ' || (x->s[k]>='A' && x->s[k]<='Z') || k-j>48 ) return 0;
+    if( !ipa_char(x->s[k]) || k-j>48 ) return 0;
   }
-  return k<x->n;
+  return k<x->n && x->s[k]==(open=='[' ? ']' : '/');
 }
 
 /* Rules 3 and 4 at s[i] in the run that ends at b; prev is the character
@@ -1535,6 +1552,21 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     if( c->level<2 && sign_ends_word3(x, b0, prev, second, last, j) ){
       c->level = 0;
       c->word_end = 2;
+    }
+    /* a word's last letter, accented, then a closing guillemet or quote
+    ** and any mark, after a real opening mark ("«Employé»—", "»Café«—",
+    ** "‹André›§", "“é”…"), or then a dash, an ellipsis, a quote or an
+    ** NBSP, what follows a quote ("\"André»" + NBSP): the end of a real
+    ** word in quotes, which alone in its run stays even where every other
+    ** character is misread. Without either it is CJK glued to a Latin
+    ** letter as often ("Bç«™" is B站). Not "á»" and a third, Vietnamese
+    ** letters (viet_guard()) */
+    if( (letter(prev) || any_quote(prev) || prev=='-') && !(b0==0xE1 && second==0xBB)
+     && (x->opener<i || spanish_mark(last) || last==0x2015 || any_quote(last) || last==0xA0)
+     && (second==0xBB || second==0x203A || second==0x201D || second==0x2019
+         || second==0xAB || second==0x201C || second==0x2018) ){
+      c->level = 0;
+      if( !c->word_end ) c->word_end = 1;   /* "sexué»" + NBSP too */
     }
   }else if( x->cs!=UTF8_MOJI_CP1251 && v.codepoint>=0x400
          && (last==0xAE || last==0x2122 || last==0x2026)
@@ -3513,19 +3545,24 @@ static int viet_of(utf8_moji_charset cs, const unsigned char *s, size_t n){
     }
   }
   /* two Vietnamese letters "á»" + a third at least, after what may
-  ** start a syllable (viet_onset()); not a dash, an ellipsis, a soft
-  ** hyphen or an NBSP third, nor a quote ending the word ("lá»”" is
-  ** Portuguese lá» and a closing quote) */
+  ** start a syllable (viet_onset(); inside a syllable the letters before
+  ** it alone, viet_letters_before(): "â€˜khá»Ťm"); not a dash, an
+  ** ellipsis, a soft hyphen or an NBSP third, nor a quote ending the word
+  ** ("lá»”" is Portuguese lá» and a closing quote). One is enough: under
+  ** cp1252 inside a syllable with a third that is no quote, under cp1250
+  ** with a third that cp1252 reads otherwise ("khá»Ťm", "«nhá»ť": Ť ť) */
   for(p=s; (p = memchr(p, 0xC3, (size_t)(e-p)))!=0 && e-p>=5; p++){
     if( p[1]==0xA1 && p[2]==0xC2 && p[3]==0xBB ){
       utf8_unit u = utf8_decode_unit(p+4, (size_t)(e-p-4));
       int b = enc_byte(cs, u.codepoint);
+      int inside = p+4+u.length<e && is_ascii_alpha(p[4+u.length]);
       if( u.reason==UTF8_OK && b>=0x80 && b<=0xBF && !spanish_mark(u.codepoint)
        && u.codepoint!=0xA0 && viet_letter(0x1EC0 + (uint32_t)(b-0x80))
-       && viet_onset(s, (size_t)(p-s))
-       && (!any_quote(u.codepoint) || (p+4+u.length<e && is_ascii_alpha(p[4+u.length])))
-       && (letters += cs==UTF8_MOJI_CP1252 && !any_quote(u.codepoint)
-                      && p+4+u.length<e && is_ascii_alpha(p[4+u.length]) ? 2 : 1)>=2 ) return 3;
+       && (inside || !any_quote(u.codepoint) ? viet_letters_before(s, (size_t)(p-s), cs)
+                                              : viet_onset(s, (size_t)(p-s)))
+       && (!any_quote(u.codepoint) || inside)
+       && (letters += !any_quote(u.codepoint)
+                      && (cs==UTF8_MOJI_CP1252 ? inside : !same_in_1252(u.codepoint)) ? 2 : 1)>=2 ) return 3;
     }
   }
   return 0;
@@ -3577,6 +3614,20 @@ static void do_pass(pass_ctx *x){
         break;
       }
       q++;
+    }
+  }
+  x->opener = x->n;
+  {
+    size_t k;
+    for(k=0; k<x->n; k++){
+      const unsigned char *q = x->s + k;
+      if( (k==0 || q[-1]<0x80)
+       && ((k+1<x->n && q[0]==0xC2 && (q[1]==0xAB || q[1]==0xBB))
+           || (k+2<x->n && q[0]==0xE2 && q[1]==0x80
+               && (q[2]==0x9C || q[2]==0x9E || q[2]==0x98 || q[2]==0x9A || q[2]==0xB9))) ){
+        x->opener = k;
+        break;
+      }
     }
   }
   if( x->cs==UTF8_MOJI_CP1252 || x->cs==UTF8_MOJI_CP1250 ){
