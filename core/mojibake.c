@@ -62,7 +62,10 @@
 **        Icelandic "ð" + NBSP + "–" + NBSP); 3 at the end of a word after
 **        its letters whose last is a quote or an ellipsis (” ’ » › … “ ‘
 **        « ‹) and second one too, or š ž ("ví…“", "též“", "Café‘“",
-**        "Olé‹«"), which alone in their run stay even when every other
+**        "Olé‹«"), or whose second is a closing guillemet or quote after
+**        a real opening mark or before a dash, an ellipsis, a quote or an
+**        NBSP ("«Employé»—", "‹André›§"; not "Bç«™", B站), which alone in
+**        their run stay even when every other
 **        character is misread; "Å²" "Å³" after no letter (ångström), "Ø"
 **        or "×" then ¼ ½ ¾ (sizes), or × after a digit ("5×£35"), a
 **        lead other than Â Ã then an NBSP, not giving Р or Π (Р5 is a
@@ -100,12 +103,15 @@
 **    character of the value is in a candidate (all misread, no real
 **    accented text beside), the level-0 ones and rule 6 too; there, in a
 **    value that shows Vietnamese ("áº", "Æ°", or "á»" and a third that is
-**    no quote: viet_of()), "á»" and a quote at a word's end after what
-**    may start a syllable ("Phá»‘" Phố; a closing quote third, a capital
-**    Ổ Ồ, only after capitals), as rule 9 takes them under cp1250; "á»"
-**    and a dash, an ellipsis or a soft hyphen only after what may start
-**    a syllable, at a word's end only in such a value or one with no real
-**    « before it (viet_guard():
+**    no quote inside a syllable: viet_of()), "á»" and a quote at a word's
+**    end after what may start a syllable ("Phá»‘" Phố; a closing quote
+**    third, a capital Ổ Ồ, only after capitals), as rule 9 takes them
+**    under cp1250. Any "á»" and a third only after ASCII letters that may
+**    start a syllable, whatever is before them ("â€žbá»¥i", "#DuLá»‹ch":
+**    from the capital of words run together), a capital only after a
+**    capital; with a dash, an ellipsis or a soft hyphen third at a word's
+**    end only in such a value or one with no real « before it
+**    (viet_guard():
 **    "«Ya está»—dijo", "Filarová»—" stay; "Nguyá»…n" is Nguyễn).
 ** 5b. In the writing pass of a value known misread, a word (ASCII letters
 **    and digits and characters of the charset, up to a space, an ASCII
@@ -783,6 +789,8 @@ struct pass_ctx {
   size_t fixes;             /* changes made (or that would be) */
   size_t explained;         /* the characters those changes took in */
   size_t potential;         /* the characters of all candidates, sure or not */
+  size_t reach;             /* the same with cp1250's Vietnamese letters that
+                            ** cp1252 reads alike: the most it may explain */
   int latin1;               /* a fix needed a C1 control cp1252 lacks */
 };
 
@@ -966,10 +974,10 @@ static int viet_letters_before(const unsigned char *s, size_t i, utf8_moji_chars
   while( k>0 && is_ascii_alpha(s[k-1]) && i-k<12 ) k--;
   if( k>0 && is_ascii_alpha(s[k-1]) ) return 0;
   /* a real accented letter glued before is another language's word
-  ** ("Helánová»•"): letters of Latin-1 and Extended-A, as UTF-8, but
+  ** ("Helánová»•", "uaçá»·"): letters of Latin-1 and Extended-A, but
   ** not those the charset reads continuation bytes as, which end
   ** misread characters ("â€žbá»¥i": „ misread as cp1252 ends in ž) */
-  if( k>=2 && i>k && (s[k-2]==0xC3 || s[k-2]==0xC4 || s[k-2]==0xC5)
+  if( k>=2 && (s[k-2]==0xC3 || s[k-2]==0xC4 || s[k-2]==0xC5)
    && s[k-1]>=0x80 && s[k-1]<0xC0 ){
     uint32_t u = ((uint32_t)(s[k-2]&0x1F)<<6) | (s[k-1]&0x3F);
     int b = enc_byte(cs, u);
@@ -3036,14 +3044,21 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
             && same_in_1252(c.second) && same_in_1252(c.last)) ){
         x->potential += (size_t)c.nchars;
       }
+      x->reach += (size_t)c.nchars;
       pending = track(x, pending, c.d);
+      /* "á»" and a third that is no Vietnamese letter here (viet_guard():
+      ** "Kneeová»¡", a real word's end) is no evidence and is not undone */
+      if( x->cs==UTF8_MOJI_CP1252 && viet_guard(x, i, &c) ){
+        spanish[nspanish<8 ? nspanish++ : 7] = i;
+        c.level = 0;
+        c.word_end = 2;
+      }
       if( c.level==2 ) strong++;
       if( c.level==1 ) weak++;
       if( c.level<0 ) wild++;
       if( c.level==-3 ) greek++;
       if( c.level==0 ) doubt++;
       if( viet_weak(x, i, &c) ) viet++;
-      if( x->cs==UTF8_MOJI_CP1252 && viet_guard(x, i, &c) ) spanish[nspanish<8 ? nspanish++ : 7] = i;
       if( x->rescue && parts_words(x, a, i, &c, before_run) ) sep++;   /* 5b only */
       if( x->rescue==2 && x->cs==UTF8_MOJI_MACROMAN && lone_mac(x, i, prev, &c) ) macok++;
       /* the letters of cp1251's languages, not the archaic ones after
@@ -3701,7 +3716,7 @@ static size_t count_c1(const unsigned char *s, size_t n){
 ** pass will do), from fresh counts. */
 static void count_rescued(pass_ctx *x, int rescue){
   x->rescue = rescue;
-  x->leftover = x->confident = x->fixes = x->explained = x->potential = 0;
+  x->leftover = x->confident = x->fixes = x->explained = x->potential = x->reach = 0;
   x->a0_chars = 0;
   x->missed = 0;
   x->latin1 = 0;
@@ -3725,6 +3740,8 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
   static const utf8_moji_charset order[4] = {
     UTF8_MOJI_CP1252, UTF8_MOJI_CP1250, UTF8_MOJI_MACROMAN, UTF8_MOJI_CP1251 };
   int k, found = 0, found1252 = 0, had1252 = 0;
+  int best_later = 0;                   /* best is cp1252 whose rescue may
+                                        ** take more, not counted yet */
   size_t pot[4] = {0,0,0,0};            /* each reading's potential */
   if( first==UTF8_MOJI_LATIN1 ) first = UTF8_MOJI_CP1252;
   for(k=0; k<4; k++){
@@ -3748,7 +3765,8 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     if( x.potential>0 && order[k]!=UTF8_MOJI_CP1252 && foreign_c1(order[k], s, n) ) continue;
     pot[k] = x.potential;
     if( strict_cs(x.cs) && x.confident>0
-     && (x.rescuable>0 || x.leftover==0 || x.viet==1 || x.viet==2) ){
+     && (x.rescuable>0 || (x.leftover==0 && x.potential>x.explained)
+         || x.viet==1 || x.viet==2) ){
       /* rule 9's rescue is part of what a strict reading explains (the
       ** writing pass does it): count again with it, when it may take a run
       ** or, in a value misread throughout, a doubtful candidate (rule 5:
@@ -3759,14 +3777,29 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
       ** reading the value) */
       count_rescued(&x, x.leftover==0 ? 2 : 1);
     }
-    if( x.cs==UTF8_MOJI_CP1252 && x.confident>0 && x.potential>x.explained ){
-      /* so is rule 5's for cp1252 ("SPOÅ»YWCZY Â· ul. WÄ…ska": Â· is
-      ** sure, Å» and Ä… after a capital doubtful until the rescue takes
-      ** them). Counted without it, cp1252 explained less than cp1250
-      ** with its rescue, or than another reading's candidates, and the
-      ** value was left as it was (below) */
-      count_rescued(&x, x.leftover==0 ? 2 : 1);
+    /* so is rule 5's for cp1252 ("SPOÅ»YWCZY Â· ul. WÄ…ska": Â· is
+    ** sure, Å» and Ä… after a capital doubtful until the rescue takes
+    ** them). Counted without it, cp1252 explained less than cp1250 with
+    ** its rescue, or than another reading's candidates, and the value was
+    ** left as it was (below); counted when one competes (best_later) */
+    /* and, for cp1250 and MacRoman, in a value misread throughout the
+    ** letters cp1252 reads alike and its own rescue takes ("Ä‘á»ťm ká»‹t":
+    ** cp1252 explains đ and ị, cp1250 ờ too). These are counted only
+    ** when another reading competes: a pass costs as much as reading the
+    ** value (cp1250's potential leaves out the Vietnamese letters cp1252
+    ** reads alike, which its rescue explains: so any competitor asks) */
+    x.rescue = x.confident>0 && ((x.cs==UTF8_MOJI_CP1252 && x.potential>x.explained)
+                                 || (strict_cs(x.cs) && x.leftover==0));
+    if( found && x.fixes>0 && x.reach>=best->explained ){
+      if( best_later ){
+        count_rescued(best, best->leftover==0 ? 2 : 1);
+        best_later = 0;
+      }
+      if( x.rescue && x.reach>=best->explained ){
+        count_rescued(&x, x.leftover==0 ? 2 : 1);
+      }
     }
+    if( found ) x.rescue = 0;
     if( x.cs==UTF8_MOJI_CP1251 && x.confident==0 && x.plain==x.runs && x.leftover==0
      && (x.glued>=2 || x.signs>=1 || x.sure>=1) ){
       /* rule 8: Latin text misread whole, with no Russian beside
@@ -3797,6 +3830,14 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     *best = x;
     found = 1;
     found1252 = k==0;
+    best_later = x.rescue;
+    best->rescue = 0;
+  }
+  for(k=0; found && best_later && k<4; k++){
+    if( order[k]!=best->cs && pot[k]>best->explained ){
+      count_rescued(best, best->leftover==0 ? 2 : 1);
+      break;
+    }
   }
   /* ambiguous: another reading would take in more, were it sure ("Â§è"
   ** is § to cp1252, one character 夏 to MacRoman): nothing */
