@@ -756,7 +756,7 @@ struct pass_ctx {
   size_t nv;                /* how many; more than 32: read in place */
   size_t guillemet;         /* where the first real « is (not a misread
                             ** "Â«"), n: none; read before writing */
-  size_t opener;            /* where the first real opening mark is (« ‹ »
+  size_t opener;            /* where the first real opening mark is (« ‹ » ›
                             ** “ „ ‘ ‚ after an ASCII character or at the
                             ** start), n: none; read before writing */
   int times_ok;             /* cp1251: × ÷ glued between numbers may be
@@ -767,6 +767,9 @@ struct pass_ctx {
                             ** CJK character (misread_cjk()); -1: not read
                             ** yet (a counting pass reads it when
                             ** sign_ends_word3() first asks) */
+  int cjk_other;            /* cp1252: the text holds misread CJK whose
+                            ** second character is no closing mark
+                            ** (misread_cjk_other()); -1: not read yet */
   int word_sure;            /* cp1250, MacRoman: the word at hand holds a run
                             ** fixed on a sure candidate ("Â°CÂ»") */
   int word_misread;         /* the word at hand holds a run fixed whole before
@@ -997,9 +1000,16 @@ static int caps_before(const unsigned char *s, size_t i){
   return !(i>0 && s[i-1]>='a' && s[i-1]<='z');
 }
 
-/* viet_onset(), caps_before() and viet_letters_before() at the "á" at
-** s[i], as do_pass() read them before writing: 1, 2 and 4 (in place
-** past 32 such letters). */
+/* Is the letter right before s[i] a small letter ending a word of two
+** letters or more, which a word run together with it may follow
+** ("#ViệtNamá»ž" for ViệtNamỞ, "SinhViÃªná»¨ng")? */
+static int camel_word_before(const unsigned char *s, size_t i){
+  return i>=2 && s[i-1]>='a' && s[i-1]<='z' && (is_ascii_alpha(s[i-2]) || s[i-2]>=0x80);
+}
+
+/* viet_onset(), caps_before(), viet_letters_before() and
+** camel_word_before() at the "á" at s[i], as do_pass() read them before
+** writing: 1, 2, 4 and 8 (in place past 32 such letters). */
 static int viet_before(const struct pass_ctx *x, size_t i);
 
 static int real_caps_pair(int b0, uint32_t second){
@@ -1227,6 +1237,7 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 ** word's end: "così" + NBSP + "»", "Nescafé®’s")? Such text is written
 ** character after character, and a Latin term glued to one of them
 ** ("什么是trie树", "AI화") is part of it. */
+static int misread_cjk_other(const struct pass_ctx *x);
 static int misread_cjk(const struct pass_ctx *x){
   const unsigned char *p = x->s, *end = x->s + x->n;
   if( x->cs!=UTF8_MOJI_CP1252 && x->cs!=UTF8_MOJI_LATIN1 ) return 0;
@@ -1254,6 +1265,40 @@ static int misread_cjk(const struct pass_ctx *x){
   return 0;
 }
 
+/* A closing guillemet or quote (rule 4's doubtful "«Employé»—"). */
+static int closer(uint32_t c){
+  return c==0xBB || c==0x203A || c==0x2039 || c==0x201D || c==0x2019 || c==0xAB
+      || c==0x201C || c==0x2018;
+}
+/* Does the text hold a CJK character misread (misread_cjk()'s leads, two
+** characters of continuation bytes) whose second is no closing mark? A
+** value that does is CJK text, where "Bç«™" (B站) glued to a letter is
+** one more of its characters, not a quoted word's end. */
+static int misread_cjk_other(const struct pass_ctx *x){
+  const unsigned char *p = x->s, *end = x->s + x->n;
+  if( x->cs!=UTF8_MOJI_CP1252 ) return 0;
+  while( (p = memchr(p, 0xC3, (size_t)(end-p)))!=0 && end-p>=2 ){
+    if( p[1]>=0xA3 && p[1]<=0xAF ){
+      const unsigned char *q = p+2;
+      int k, ok = 1;
+      uint32_t second = 0;
+      for(k=0; k<2 && ok; k++){
+        utf8_unit u;
+        int b;
+        if( q>=end || *q<0x80 ){ ok = 0; break; }
+        u = utf8_decode_valid(q);
+        b = enc_byte(x->cs, u.codepoint);
+        if( b<0x80 || b>0xBF ) ok = 0;
+        if( k==0 ) second = u.codepoint;
+        q += u.length;
+      }
+      if( ok && !closer(second) ) return 1;
+    }
+    p++;
+  }
+  return 0;
+}
+
 /* Rule 4's doubtful three at a word's end, under cp1252 and Latin-1: a
 ** word's last letter, then an NBSP and a sign ("på" + NBSP + "– og",
 ** "Café" + NBSP + "»", "Café" + NBSP + "€ 2,50", "Passé" + NBSP + "§":
@@ -1266,6 +1311,12 @@ static int misread_cjk(const struct pass_ctx *x){
 ** "AI화" and "D-day전" beside other Korean, but "così" + NBSP + "»" and
 ** "në" + NBSP + "–" beside Latin); nor after â, whose symbols stay as
 ** sure_symbol3() says ("Ecoâ™»" is Eco♻ misread twice). */
+static int cjk_text(const struct pass_ctx *x){
+  /* a cache in the counting pass; the writing pass read it before
+  ** writing (its out may be s) */
+  if( x->cjk_other<0 ) ((pass_ctx *)x)->cjk_other = misread_cjk_other(x);
+  return x->cjk_other;
+}
 static int sign_ends_word3(const struct pass_ctx *x, int b0, uint32_t prev, uint32_t second,
                            uint32_t last, size_t j){
   int shape;
@@ -1561,6 +1612,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
       c->level = 0;
       c->word_end = 2;
     }
+    /* (not in CJK text: "„ç¾Žé£Ÿæ–°æ¬¾Bç«™“" is „美食新款B站“) */
     /* a word's last letter, accented, then a closing guillemet or quote
     ** and any mark, after a real opening mark ("«Employé»—", "»Café«—",
     ** "‹André›§", "“é”…"), or then a dash, an ellipsis, a quote or an
@@ -1571,8 +1623,7 @@ static int candidate(const pass_ctx *x, size_t i, size_t b, uint32_t prev,
     ** letters (viet_guard()) */
     if( (letter(prev) || any_quote(prev) || prev=='-') && !(b0==0xE1 && second==0xBB)
      && (x->opener<i || spanish_mark(last) || last==0x2015 || any_quote(last) || last==0xA0)
-     && (second==0xBB || second==0x203A || second==0x201D || second==0x2019
-         || second==0xAB || second==0x201C || second==0x2018) ){
+     && closer(second) && !cjk_text(x) ){
       c->level = 0;
       if( !c->word_end ) c->word_end = 1;   /* "sexué»" + NBSP too */
     }
@@ -2953,7 +3004,7 @@ static int viet_before(const pass_ctx *x, size_t i){
   }
   if( x->nv<=32 ) return 0;
   return viet_onset(x->s, i) | (caps_before(x->s, i) ? 2 : 0)
-       | (viet_letters_before(x->s, i, x->cs) ? 4 : 0);
+       | (viet_letters_before(x->s, i, x->cs) ? 4 : 0) | (camel_word_before(x->s, i) ? 8 : 0);
 }
 
 /* Is i one of the n positions in at[]? */
@@ -2993,6 +3044,10 @@ static int viet_guard(const pass_ctx *x, size_t i, const cand *c){
   int before;
   if( c->nchars!=3 || c->d<0x1EC0 || c->d>0x1EFF || c->second!=0xBB ) return 0;
   before = viet_before(x, i);
+  /* a capital starting a word run together after another, in a value
+  ** that shows Vietnamese and opens no real mark before it ("#ViệtNam"
+  ** + "á»ž" for #ViệtNamỞ; "«Olá»”", "“Olá»”" stay) */
+  if( !(c->d & 1) && (before & 8) && x->viet && x->opener>i ) return 0;
   if( !(before & 4) ) return 1;
   /* a capital after a small letter ("xoá»”disse" would give xoỔ) */
   if( !(c->d & 1) && !(before & 2) ) return 1;
@@ -3610,6 +3665,7 @@ static void do_pass(pass_ctx *x){
   ** be s) overwrites the text; in a counting pass only when asked (most
   ** texts never are) */
   x->cjk = x->out ? misread_cjk(x) : -1;
+  x->cjk_other = x->out ? misread_cjk_other(x) : -1;
   /* rule 6's à: read here once, not at every "Ã " (a value may hold
   ** thousands) nor after writing began */
   x->lowered = x->cs==UTF8_MOJI_CP1252 && holds(x->s, x->n, "\xC3\x83 ", 3, 0)
@@ -3639,7 +3695,8 @@ static void do_pass(pass_ctx *x){
       if( (k==0 || q[-1]<0x80)
        && ((k+1<x->n && q[0]==0xC2 && (q[1]==0xAB || q[1]==0xBB))
            || (k+2<x->n && q[0]==0xE2 && q[1]==0x80
-               && (q[2]==0x9C || q[2]==0x9E || q[2]==0x98 || q[2]==0x9A || q[2]==0xB9))) ){
+               && (q[2]==0x9C || q[2]==0x9E || q[2]==0x98 || q[2]==0x9A || q[2]==0xB9
+                   || q[2]==0xBA))) ){
         x->opener = k;
         break;
       }
@@ -3653,7 +3710,8 @@ static void do_pass(pass_ctx *x){
         if( x->nv<32 ){
           x->vpos[x->nv] = at;
           x->vflag[x->nv] = (unsigned char)(viet_onset(x->s, at) | (caps_before(x->s, at) ? 2 : 0)
-                                            | (viet_letters_before(x->s, at, x->cs) ? 4 : 0));
+                                            | (viet_letters_before(x->s, at, x->cs) ? 4 : 0)
+                                            | (camel_word_before(x->s, at) ? 8 : 0));
         }
         x->nv++;
       }
