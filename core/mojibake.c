@@ -64,8 +64,8 @@
 **        « ‹) and second one too, or š ž ("ví…“", "též“", "Café‘“",
 **        "Olé‹«"), or whose second is a closing guillemet or quote after
 **        a real opening mark or before a dash, an ellipsis, a quote or an
-**        NBSP ("«Employé»—", "‹André›§"; not "Bç«™", B站), which alone in
-**        their run stay even when every other
+**        NBSP ("«Employé»—", "‹André›§", "›hiperfí‹—"; not "Bç«™", B站,
+**        nor in CJK text), which alone in their run stay even when every other
 **        character is misread; "Å²" "Å³" after no letter (ångström), "Ø"
 **        or "×" then ¼ ½ ¾ (sizes), or × after a digit ("5×£35"), a
 **        lead other than Â Ã then an NBSP, not giving Р or Π (Р5 is a
@@ -109,7 +109,8 @@
 **    under cp1250. Any "á»" and a third only after ASCII letters that may
 **    start a syllable, whatever is before them ("â€žbá»¥i", "#DuLá»‹ch":
 **    from the capital of words run together), a capital only after a
-**    capital; with a dash, an ellipsis or a soft hyphen third at a word's
+**    capital (or after a word run together with it, in a value that
+**    shows Vietnamese: "#ViệtNam" + "á»ž"); with a dash, an ellipsis or a soft hyphen third at a word's
 **    end only in such a value or one with no real « before it
 **    (viet_guard():
 **    "«Ya está»—dijo", "Filarová»—" stay; "Nguyá»…n" is Nguyễn).
