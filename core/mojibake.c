@@ -270,7 +270,8 @@
 **    lets through on a lead of its table, whose scan does not look for
 **    the controls: that cost prose 5% of its speed), and á then two giving a
 **    Vietnamese letter, levels as cp1252's "á»‘" has them in rule 4
-**    ("áş·" ặ sure, "á»‘" ố weak); and Romanian ș ț inside a word,
+**    ("áş·" ặ sure, "á»‘" ố weak), or á, µ and a third giving a
+**    subscript (sure: "xáµ˘" xᵢ); and Romanian ș ț inside a word,
 **    cp1250's "Č™" "Č›" and
 **    MacRoman's "»ô" "»õ" before a small letter (under MacRoman only
 **    after a letter: »ôter« is German quotes) or after one ("BabeČ™"),
@@ -317,7 +318,9 @@
 **    and in a value misread throughout "Â" + NBSP after a word of one
 **    ASCII capital before a letter (a Czech preposition bound to its
 **    word: "ZÂ" + NBSP + "Ostravy"; no word of one letter ends in Â),
-**    "Čš" at a word's start or after a capital (Romanian Ț: "Čšurcanu",
+**    in a value known misread "Ă" + NBSP (à) after a word not all
+**    capitals ("Phố HĂ" + NBSP + "ng" Hàng; Romanian "CASĂ" + NBSP
+**    stays), "Čš" at a word's start or after a capital (Romanian Ț: "Čšurcanu",
 **    weak alone, since made-up words may start so), and one Greek letter
 **    starting a word (a symbol: "Î» = 550 nm", "Î”H"; not MacRoman's
 **    "Œ±", whose Œ starts French words). Under MacRoman, in a value
@@ -1036,10 +1039,12 @@ static int strict_level(const struct pass_ctx *x, int b0, int need, uint32_t d,
   int mac = x->cs==UTF8_MOJI_MACROMAN;
   /* cp1250's á then two of bytes 80-BF giving a Vietnamese letter
   ** (U+1EA0..U+1EF9: "áş·" ặ, "á»‘" ố): as cp1252 reads the same "á»‘"
-  ** (level3(): "á»" + a mark may end a Spanish word in quotes) */
+  ** (level3(): "á»" + a mark may end a Spanish word in quotes); or a
+  ** subscript letter ("xáµ˘" xᵢ: á then µ is in no word) */
   int tell = b0==0xC2 || b0==0xC3 || b0==0xC4 || b0==0xC5 || b0==0xE2 || b0==0xF0
           || (mac && (need==2 || b0==0xC6))
-          || (!mac && b0==0xE1 && viet_letter(d));
+          || (!mac && b0==0xE1 && viet_letter(d))
+          || (!mac && b0==0xE1 && ((d>=0x1D62 && d<=0x1D6A) || d==0x2C7C));
   /* Romanian ș ț: cp1250's "Č™" "Č›", MacRoman's "»ô" "»õ"
   ** - before a small letter ("CeauČ™escu", "Achime»õe»ôti"): no text
   **   puts ™ › inside a word, nor a guillemet between letters; under
@@ -2866,6 +2871,13 @@ static int one_capital_before(const pass_ctx *x, size_t a){
 ** candidate c, wholly consumed, in a value known misread (x->rescue 1)
 ** or misread throughout (2: every non-ASCII character in a candidate).
 */
+/* Are the ASCII letters before s[a] two capitals or more and nothing
+** else (a word of capitals)? */
+static int ascii_caps_word_before(const pass_ctx *x, size_t a){
+  size_t k = a;
+  while( k>0 && x->s[k-1]>='A' && x->s[k-1]<='Z' ) k--;
+  return a-k>=2 && !(k>0 && is_ascii_alpha(x->s[k-1]));
+}
 static int lone_1250(const pass_ctx *x, size_t a, size_t b, uint32_t before_run,
                      const cand *c){
   int throughout = x->rescue==2;
@@ -2905,6 +2917,14 @@ static int lone_1250(const pass_ctx *x, size_t a, size_t b, uint32_t before_run,
   /* "ÄŤ", weak (Slovak "PÄŤ"), as the č of Czech crowns after a number
   ** ("3754,03 KÄŤ") */
   if( czech_crowns(x, a, b, c->d) ) return 1;
+  /* "Ă" + NBSP, à, after a word's letters that are not all capitals
+  ** and before a small letter or where the word ends ("Phố HĂ" + NBSP +
+  ** "ng" for Hàng, "SĂ" + NBSP + "rl" Sàrl, "voilĂ" + NBSP), in a value
+  ** known misread: Romanian writes Ă only in words of capitals ("CASĂ"
+  ** + NBSP stays) */
+  if( x->rescue && two && x->s[a]==0xC4 && x->s[a+1]==0x82 && c->last==0xA0
+   && a>0 && is_ascii_alpha(x->s[a-1]) && !ascii_caps_word_before(x, a)
+   && (b>=x->n || is_ascii_small(x->s[b]) || apart(x->s[b])) ) return 1;
   /* "Â" + NBSP, an NBSP, after a word of one ASCII capital and before a
   ** letter, in a value misread throughout: Czech and Slovak bind a
   ** preposition of one letter to its word so ("Z" + NBSP + "Ostravy",
