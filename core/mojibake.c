@@ -1244,61 +1244,51 @@ static int ends_word3(const struct pass_ctx *x, uint32_t prev, uint32_t second,
 ** character after character, and a Latin term glued to one of them
 ** ("什么是trie树", "AI화") is part of it. */
 static int misread_cjk_other(const struct pass_ctx *x);
+static int cjk_scan(const struct pass_ctx *x, int other);
 static int misread_cjk(const struct pass_ctx *x){
-  const unsigned char *p = x->s, *end = x->s + x->n;
-  if( x->cs!=UTF8_MOJI_CP1252 && x->cs!=UTF8_MOJI_LATIN1 ) return 0;
-  while( (p = memchr(p, 0xC3, (size_t)(end-p)))!=0 && end-p>=2 ){
-    if( (p[1]>=0xA3 && p[1]<=0xAF) || p[1]==0xA1 || p[1]==0xA0 ){
-      const unsigned char *q = p+2;
-      int k, b[2] = { 0, 0 }, ok = 1;
-      uint32_t third = 0;
-      for(k=0; k<2 && ok; k++){
-        utf8_unit u;
-        if( q>=end || *q<0x80 ){ ok = 0; break; }
-        u = utf8_decode_valid(q);
-        b[k] = enc_byte(x->cs, u.codepoint);
-        if( b[k]<0x80 || b[k]>0xBF ) ok = 0;
-        third = u.codepoint;
-        q += u.length;
-      }
-      if( p[1]==0xA0 && b[0]<0xA4 ) ok = 0;       /* à: Indic from U+0900 */
-      if( ok && b[0]!=0xA0
-       && !((b[0]==0xAE || b[0]==0x99)
-            && (end_mark(third) || third==0x2022 || third==0xB7)) ) return 1;
-    }
-    p++;
-  }
-  return 0;
+  return cjk_scan(x, 0);
 }
 
 /* A closing guillemet or quote (rule 4's doubtful "«Employé»—"). */
 static int closer(uint32_t c){
-  return c==0xBB || c==0x203A || c==0x2039 || c==0x201D || c==0x2019 || c==0xAB
-      || c==0x201C || c==0x2018;
+  return any_quote(c) && c!=0x201E && c!=0x201A;       /* not „ ‚ */
 }
 /* Does the text hold a CJK character misread (misread_cjk()'s leads, two
 ** characters of continuation bytes) whose second is no closing mark? A
 ** value that does is CJK text, where "Bç«™" (B站) glued to a letter is
 ** one more of its characters, not a quoted word's end. */
 static int misread_cjk_other(const struct pass_ctx *x){
+  return cjk_scan(x, 1);
+}
+
+/* misread_cjk() (other 0) and misread_cjk_other() (1): one scan of the
+** leads Ã à á ã..ï and two characters of continuation bytes. */
+static int cjk_scan(const struct pass_ctx *x, int other){
   const unsigned char *p = x->s, *end = x->s + x->n;
-  if( x->cs!=UTF8_MOJI_CP1252 ) return 0;
+  if( x->cs!=UTF8_MOJI_CP1252 && (other || x->cs!=UTF8_MOJI_LATIN1) ) return 0;
   while( (p = memchr(p, 0xC3, (size_t)(end-p)))!=0 && end-p>=2 ){
-    if( p[1]>=0xA3 && p[1]<=0xAF ){
+    if( (p[1]>=0xA3 && p[1]<=0xAF) || (!other && (p[1]==0xA1 || p[1]==0xA0)) ){
       const unsigned char *q = p+2;
-      int k, ok = 1;
-      uint32_t second = 0;
+      int k, b[2] = { 0, 0 }, ok = 1;
+      uint32_t second = 0, third = 0;
       for(k=0; k<2 && ok; k++){
         utf8_unit u;
-        int b;
         if( q>=end || *q<0x80 ){ ok = 0; break; }
         u = utf8_decode_valid(q);
-        b = enc_byte(x->cs, u.codepoint);
-        if( b<0x80 || b>0xBF ) ok = 0;
+        b[k] = enc_byte(x->cs, u.codepoint);
+        if( b[k]<0x80 || b[k]>0xBF ) ok = 0;
         if( k==0 ) second = u.codepoint;
+        third = u.codepoint;
         q += u.length;
       }
-      if( ok && !closer(second) ) return 1;
+      if( other ){
+        if( ok && !closer(second) ) return 1;
+      }else{
+        if( p[1]==0xA0 && b[0]<0xA4 ) ok = 0;     /* à: Indic from U+0900 */
+        if( ok && b[0]!=0xA0
+         && !((b[0]==0xAE || b[0]==0x99)
+              && (end_mark(third) || third==0x2022 || third==0xB7)) ) return 1;
+      }
     }
     p++;
   }
@@ -3034,6 +3024,28 @@ static int listed(const size_t *at, size_t n, size_t i){
   return 0;
 }
 
+/* x->guillemet and x->opener: where the first real « and the first real
+** opening mark (« » ‹ › “ „ ‘ ‚) are, n where there is none. Real: at
+** the start or after an ASCII character; a misread one is the last of a
+** misread character ("Â«", "dá»«ng" for dừng). Read before writing. */
+static void first_openers(pass_ctx *x){
+  const unsigned char *q, *e = x->s + x->n;
+  x->guillemet = x->opener = x->n;
+  for(q=x->s; (q = memchr(q, 0xC2, (size_t)(e-q)))!=0 && e-q>=2; q++){
+    if( (q[1]==0xAB || q[1]==0xBB) && (q==x->s || q[-1]<0x80) ){
+      if( x->opener==x->n ) x->opener = (size_t)(q - x->s);
+      if( q[1]==0xAB ){ x->guillemet = (size_t)(q - x->s); break; }
+    }
+  }
+  for(q=x->s; (q = memchr(q, 0xE2, (size_t)(e-q)))!=0 && e-q>=3 && q<x->s+x->opener; q++){
+    if( q[1]==0x80 && (q[2]==0x9C || q[2]==0x9E || q[2]==0x98 || q[2]==0x9A
+                       || q[2]==0xB9 || q[2]==0xBA) && (q==x->s || q[-1]<0x80) ){
+      x->opener = (size_t)(q - x->s);
+      break;
+    }
+  }
+}
+
 /* Rule 5 on the run s[a..b); returns where the caller goes on. */
 /*
 ** Is the candidate c at s[i] one of cp1250's Vietnamese letters that the
@@ -3076,17 +3088,19 @@ static int viet_guard(const pass_ctx *x, size_t i, const cand *c){
 }
 
 static int viet_weak(const pass_ctx *x, size_t i, const cand *c){
+  int before;
   if( c->nchars==2 ) return (c->d==0x1A1 || c->d==0x1AF || c->d==0x1B0) && c->level>0;
   if( c->nchars!=3 || !viet_letter(c->d) || !(c->level>0 || (x->viet && c->level==0)) ) return 0;
   /* under cp1252, which real text beside misread text goes through more
   ** often, a doubtful one only where every character is misread: a
   ** Czech "«to je má»“" (» then a closing “) is real beside "Huáº¿" */
   if( x->cs==UTF8_MOJI_CP1252 && c->level==0 && x->rescue!=2 ) return 0;
+  before = viet_before(x, i);
   if( c->end<x->n && is_ascii_alpha(x->s[c->end]) )
-    return !spanish_mark(c->last) || (viet_before(x, i) & 4);
+    return !spanish_mark(c->last) || (before & 4);
   return x->viet && (c->end>=x->n || strchr(" ,.;:!?)", x->s[c->end]))
-      && c->last!=0xA0 && !(spanish_mark(c->last) && (!(viet_before(x, i) & 1) || spanish_third(x, i, c)))
-      && (!any_quote(c->last) || ((viet_before(x, i) & 1) && ((c->d & 1) || (viet_before(x, i) & 2))));
+      && c->last!=0xA0 && !(spanish_mark(c->last) && (!(before & 1) || spanish_third(x, i, c)))
+      && (!any_quote(c->last) || ((before & 1) && ((c->d & 1) || (before & 2))));
 }
 
 static size_t do_run(pass_ctx *x, size_t a, size_t b){
@@ -3695,34 +3709,7 @@ static void do_pass(pass_ctx *x){
   ** cp1250): viet_before(); and the first real «, which a Spanish or
   ** Portuguese "á»" and a dash closes (viet_guard()) */
   x->nv = 0;
-  x->guillemet = x->n;
-  {
-    const unsigned char *q = x->s, *e = x->s + x->n;
-    while( (q = memchr(q, 0xC2, (size_t)(e-q)))!=0 && e-q>=2 ){
-      /* real: at the start or after an ASCII character (a misread one is
-      ** the last of a misread character: "Â«", "dá»«ng" for dừng) */
-      if( q[1]==0xAB && (q==x->s || q[-1]<0x80) ){
-        x->guillemet = (size_t)(q - x->s);
-        break;
-      }
-      q++;
-    }
-  }
-  x->opener = x->n;
-  {
-    size_t k;
-    for(k=0; k<x->n; k++){
-      const unsigned char *q = x->s + k;
-      if( (k==0 || q[-1]<0x80)
-       && ((k+1<x->n && q[0]==0xC2 && (q[1]==0xAB || q[1]==0xBB))
-           || (k+2<x->n && q[0]==0xE2 && q[1]==0x80
-               && (q[2]==0x9C || q[2]==0x9E || q[2]==0x98 || q[2]==0x9A || q[2]==0xB9
-                   || q[2]==0xBA))) ){
-        x->opener = k;
-        break;
-      }
-    }
-  }
+  first_openers(x);
   if( x->cs==UTF8_MOJI_CP1252 || x->cs==UTF8_MOJI_CP1250 ){
     const unsigned char *q = x->s, *e = x->s + x->n;
     while( (q = memchr(q, 0xC3, (size_t)(e-q)))!=0 && e-q>=4 ){
