@@ -168,13 +168,18 @@
 **    only when every one of its characters is inside a candidate and it
 **    has two candidates at least ("РџСЂРёРІРµС‚"), not counting those that
 **    give what no misread text is made of, and no two letters side by
-**    side of two scripts (odd_1251(): Ukrainian "СІТІ" would give ѲҲ);
+**    side of two scripts (odd_1251(): Ukrainian "СІТІ" would give ѲҲ)
+**    unless the run spells no Cyrillic word (mixed_no_word(): two
+**    changes from a small letter to a capital, as misread Cyrillic's Р
+**    and С make, "РўРѕРєРёРѕжќ±дє¬" for Токио東京; no NBSP, no Latin
+**    letter or glued code at its edge alone mixing it);
 **    once one run is, runs of one candidate wholly consumed are fixed
 **    too when it gives a letter of cp1251's languages (U+0400-045F) or
 **    a sign ("РІ" for "в", "вЂ”" for —, an emoji "рџ™Њ"), not another
 **    letter: real "Её" would give Ÿ, "Ті" ҳ, "Сі" the archaic ѳ; but a
 **    lone CJK, kana or Hangul character standing apart ("зљ™" for 皙;
-**    not "дії" of Ukrainian nor "и…»"); and in a value misread
+**    not "дії" of Ukrainian, nor "дІї" with a slip of Shift, nor "и…»";
+**    "иѕЂ" is 辀: a small letter then a capital); and in a value misread
 **    throughout, one Greek letter alone, a symbol ("О±-частицы",
 **    "10 Ојm": greek_1251(); not "О" + NBSP, the preposition, nor
 **    Serbian "Ој" apart, nor Latin typed with look-alikes, "VLОЅ");
@@ -2138,6 +2143,69 @@ static int odd_1251(uint32_t d, int before){
       || ((d==0xB2 || d==0xB3) && before!=SCRIPT_CYRILLIC);
 }
 
+/* A capital of cp1251's languages (Ґ too). */
+static int cyr_capital(uint32_t u){ return (u>=0x400 && u<=0x42F) || u==0x490; }
+/* The letters that follow a consonant in Ukrainian and Belarusian
+** syllables (і ї є ґ ў): a slip of the Shift key makes them capitals
+** inside a real word ("ФілІї", "НіГіРі"), so a change of case next to
+** them proves nothing. */
+static int syllable_letter(uint32_t u){
+  return u==0x406 || u==0x456 || u==0x407 || u==0x457 || u==0x404 || u==0x454
+      || u==0x490 || u==0x491 || u==0x40E || u==0x45E;
+}
+
+/*
+** Rule 8's candidates of a run give letters of two scripts ("РѕРќи®­"
+** of оН训, "РўРѕРєРёРѕжќ±дє¬" of Токио東京): real Ukrainian words do
+** too, their capitals ("ВІШІ" would give ² and ز) and Title Case
+** ("Хіміє" ճ and 쳺), so such a run is undone only when its characters
+** spell no Cyrillic word: two changes from a small letter to a capital
+** inside it, neither letter a syllable_letter() (misread Cyrillic
+** alternates Р and С with a small sign or letter: "РѕРќ"; one change is
+** a Shift slip, "ФізіЇ", or two words glued, "ЕёГІФІ"); or, in a value
+** misread throughout (rescue 2), between its letters a sign no word
+** holds there (inner_sign(), not the soft hyphen that hyphenation puts
+** inside words, nor the middle dot that glues real words: "ПЁР·РІНІ").
+*/
+static int no_cyrillic_word(const pass_ctx *x, size_t a, size_t b){
+  int small = 0, letter = 0, sign = 0, breaks = 0;
+  while( a<b ){
+    utf8_unit u = utf8_decode_valid(x->s+a);
+    uint32_t d = u.codepoint;
+    int upper = cyr_capital(d);
+    int lower = (d>=0x430 && d<=0x45F) || d==0x491;
+    if( upper || lower ){
+      if( upper && small && !syllable_letter(d) && ++breaks==2 ) return 1;
+      if( sign ) return 1;
+      small = lower && !syllable_letter(d);
+      letter = 1;
+    }else{
+      small = 0;
+      if( letter && x->rescue==2 && inner_sign(d) && d!=0xAD && d!=0xB7 ) sign = 1;
+    }
+    a += u.length;
+  }
+  return 0;
+}
+
+/*
+** Rule 8's run s[a..b) of ncand candidates whose letters are of two
+** scripts (mix_first, mix_last: the later candidate of the first and
+** last pair that changes script). Undone only when it spells no
+** Cyrillic word (no_cyrillic_word()), holds no NBSP (a real word bound
+** to the next one: "ГІД" + NBSP + a misread word would give òĠ), and
+** stays mixed without its first or last candidate where that gives a
+** Latin letter or is glued to an ASCII letter or digit: a real token
+** glued to misread text ends so ("SM-Г”" would give Ô, "ХХ8161ЕІ" Ų).
+*/
+static int mixed_no_word(const pass_ctx *x, size_t a, size_t b, size_t ncand,
+                         size_t mix_first, size_t mix_last, int first_sc, int last_sc){
+  if( nbsp_among(x, a, b) ) return 0;
+  if( (first_sc==SCRIPT_LATIN || (a>0 && is_ascii_alnum(x->s[a-1]))) && mix_last<2 ) return 0;
+  if( (last_sc==SCRIPT_LATIN || (b<x->n && is_ascii_alnum(x->s[b]))) && mix_first+2>ncand ) return 0;
+  return no_cyrillic_word(x, a, b);
+}
+
 /*
 ** The rescue of a lone East Asian character (rules 8 and 9): a run that is
 ** one candidate of three characters, wholly, giving CJK, kana or Hangul,
@@ -2160,7 +2228,11 @@ static int lone_east_asian(const pass_ctx *x, size_t a, size_t b, uint32_t befor
   if( x->cs==UTF8_MOJI_CP1251 ){
     int l2 = letter(c->second) || (c->second>=0x400 && c->second<=0x45F);
     int l3 = letter(c->last) || (c->last>=0x400 && c->last<=0x45F);
-    if( l2 && l3 ) return 0;
+    /* the lead is a small letter: a capital after it spells no word
+    ** ("иѕЂ" for 辀), but for a syllable letter ("дІї" is дії typed
+    ** with a slip of Shift) */
+    if( l2 && l3 && !(cyr_capital(c->second) && !syllable_letter(c->second))
+     && !(cyr_capital(c->last) && !syllable_letter(c->last)) ) return 0;
   }
   return 1;
 }
@@ -3108,6 +3180,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
   size_t cyr = 0, sign = 0, nbsp2 = 0, odd = 0, doubt = 0, sep = 0, viet = 0;
   size_t macok = 0;                     /* MacRoman's rescue may take */
   int script = 0, mixed = 0;
+  size_t mix_first = 0, mix_last = 0;   /* the mixed pairs' later candidates */
+  int first_sc = 0;                     /* the script of the first */
   size_t left0 = x->leftover, conf0 = x->confident;
   uint32_t prev = x->prev, before_run = x->prev;
   int pending = 0;
@@ -3158,6 +3232,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
        || (c.d>=0x1F000 && c.d<=0x1FAFF) ) sign++;
       if( x->cs==UTF8_MOJI_CP1251 ){           /* rule 8's evidence */
         int sc = script_of(c.d);
+        if( ncand==1 ) first_sc = sc;
         /* ² ³ after another superscript or a small Greek letter are an
         ** exponent ("10вЃ»Ві" for 10⁻³, "ПѓВІ" σ²), as after a Cyrillic
         ** letter a unit ("РјВІ" м²) */
@@ -3165,7 +3240,12 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
               && ((last_d>=0x2070 && last_d<=0x207F) || (last_d>=0x3B1 && last_d<=0x3C9))) ){
           odd += odd_1251(c.d, script);
         }
-        if( sc && script && sc!=script ) mixed = 1;
+        if( sc && script && sc!=script ){
+          /* where: ncand-1 is this candidate's index */
+          if( !mixed || ncand-1<mix_first ) mix_first = ncand-1;
+          if( ncand-1>mix_last ) mix_last = ncand-1;
+          mixed = 1;
+        }
         script = sc;
       }
       /* a one-letter word then NBSP ("ГОСТ Р" + NBSP): real text as
@@ -3212,7 +3292,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
              && apart_letter(x, a, b, before_run, &c);
     if( alone ) glued = 1;
     /* rule 8: every character of the run in a candidate, two at least */
-    fix = ncand>=odd+2 && x->leftover-tail==left0 && !mixed ? 3 : 0;
+    fix = ncand>=odd+2 && x->leftover-tail==left0
+       && (!mixed || mixed_no_word(x, a, b, ncand, mix_first, mix_last, first_sc, script)) ? 3 : 0;
     if( fix ) x->confident++;
     /* for Latin text misread whole (best_pass()): the runs, those glued
     ** inside or after a word that give a Latin letter or a sign, the
