@@ -337,7 +337,8 @@
 **    or the narrow NBSP ("H‚ÇÇO", "‚Ç´" ₫; those of U+2070-U+20C0 not
 **    before a small letter), one Greek letter starting a word but Œ
 **    then a sign of mathematics unless the value holds two such ("ŒîH";
-**    "Œ± + Œ≤": mac_greek_pairs()), one Cyrillic letter glued to a number before
+**    "Œ± + Œ≤": mac_greek_pairs()) or a misread Russian word (science:
+**    "Œ±-—á–∞": mac_cyrillic_word()), one Cyrillic letter glued to a number before
 **    no letter (a unit: "19283–ª"; not "A–Ü", "0–∞", "–π"), and "»ò"
 **    "»ö" starting a word (Romanian Ș Ț, candidates only beside another
 **    misread Romanian letter: x->romanian). Also under MacRoman, sure:
@@ -750,7 +751,9 @@ struct pass_ctx {
   int single_open;          /* the text holds a real › (German ›…‹ quotes) */
   int mac_greek;            /* MacRoman: the text holds two Greek letters
                             ** or more misread as Œ then a sign of
-                            ** mathematics, apart (mac_greek_pairs()) */
+                            ** mathematics, apart (mac_greek_pairs()),
+                            ** or a misread Russian word beside one
+                            ** (mac_cyrillic_word()) */
   int romanian;             /* MacRoman: the text holds ă Ă ș ț misread
                             ** ("ƒÉ" "ƒÇ" "»ô" "»õ": mac_romanian()) */
   int viet;                 /* cp1250: 2 the text holds "áş", the lead of
@@ -3031,8 +3034,8 @@ static int lone_mac(const pass_ctx *x, size_t i, uint32_t prev, const cand *c){
   /* one Greek letter starting a word, a symbol of science ("ŒîH" ΔH,
   ** "Œª = 550 nm", "œÄ ≈ 3.14"); not Œ then a sign of mathematics: "Œ±"
   ** stays (French words start with Œ, though none with Œ and a letter
-  ** of bytes 80-BF), but where the value holds two such ("Œ± + Œ≤":
-  ** x->mac_greek) */
+  ** of bytes 80-BF), but where the value holds two such ("Œ± + Œ≤") or
+  ** a misread Russian word (x->mac_greek) */
   if( c->level==-3 ){
     return apart(prev) && (!mac_math(c->second) || x->mac_greek) && greek_letter(c->d);
   }
@@ -3702,6 +3705,29 @@ static int mac_greek_pairs(const unsigned char *s, size_t n){
   return 0;
 }
 
+/* Does s hold a Cyrillic word misread as MacRoman: two letters in a
+** row, each "–" or "—" (the bytes D0 D1) then a character of byte 80-BF
+** ("—á–∞" of ча)? No text writes a dash, a letter, a dash so. Beside
+** it, "Œ±" is α: Russian science text ("Œ±-—á–∞—Å—Ç–∏—Ü—ã"). */
+static int mac_cyrillic_word(const unsigned char *s, size_t n){
+  const unsigned char *p = s, *e = s+n;
+  while( (p = memchr(p, 0xE2, (size_t)(e-p)))!=0 && e-p>=8 ){
+    if( p[1]==0x80 && (p[2]==0x93 || p[2]==0x94) ){
+      utf8_unit u = utf8_decode_unit(p+3, (size_t)(e-p-3));
+      int b = u.reason==UTF8_OK ? enc_byte(UTF8_MOJI_MACROMAN, u.codepoint) : -1;
+      const unsigned char *q = p+3+u.length;
+      if( b>=0x80 && b<=0xBF && e-q>=4 && q[0]==0xE2 && q[1]==0x80
+       && (q[2]==0x93 || q[2]==0x94) ){
+        utf8_unit v = utf8_decode_unit(q+3, (size_t)(e-q-3));
+        int c = v.reason==UTF8_OK ? enc_byte(UTF8_MOJI_MACROMAN, v.codepoint) : -1;
+        if( c>=0x80 && c<=0xBF ) return 1;
+      }
+    }
+    p++;
+  }
+  return 0;
+}
+
 /* Does s hold a Romanian letter misread as MacRoman: ă Ă ("ƒÉ" "ƒÇ"),
 ** ș ț ("»ô" "»õ")? */
 /* x->viet under cp1250: 2 when s[0..n) holds "áş" (the lead of ặ ả ấ,
@@ -3903,7 +3929,7 @@ static int best_pass(const unsigned char *s, size_t n, int depth,
     /* once per value: the counting, rescue and writing passes read the
     ** same text */
     x.romanian = x.cs==UTF8_MOJI_MACROMAN && mac_romanian(s, n);
-    x.mac_greek = x.cs==UTF8_MOJI_MACROMAN && mac_greek_pairs(s, n);
+    x.mac_greek = x.cs==UTF8_MOJI_MACROMAN && (mac_greek_pairs(s, n) || mac_cyrillic_word(s, n));
     x.viet = x.cs==UTF8_MOJI_CP1250 || x.cs==UTF8_MOJI_CP1252 ? viet_of(x.cs, s, n) : 0;
     do_pass(&x);                        /* count only */
     /* (looked for after the pass: the scan for C1 controls costs real

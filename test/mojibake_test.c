@@ -464,7 +464,7 @@ static const ceiling ceil_ordinary = { 9,    { 0,  0,  109,  90,   4 } };
 static const ceiling ceil_random   = { 776,  { 63, 53, 1270, 557, 625 } };
 static const ceiling ceil_latin    = { 20,   { 0,  0,  148,  80,   6 } };
 static const ceiling ceil_russian  = { 14,   { 0,  0,  0,    0,    0 } };
-static const ceiling ceil_science  = { 95,   { 0,  0,  0,    88,   686 } };
+static const ceiling ceil_science  = { 95,   { 0,  0,  0,    88,   0 } };
 
 /* Is n of rt round trips more than per10k of 10,000 allow? */
 static int over(long n, long rt, int per10k){
