@@ -169,9 +169,9 @@
 **    has two candidates at least ("РџСЂРёРІРµС‚"), not counting those that
 **    give what no misread text is made of, and no two letters side by
 **    side of two scripts (odd_1251(): Ukrainian "СІТІ" would give ѲҲ)
-**    unless the run spells no Cyrillic word (mixed_no_word(): two
-**    changes from a small letter to a capital, as misread Cyrillic's Р
-**    and С make, "РўРѕРєРёРѕжќ±дє¬" for Токио東京; no NBSP, no Latin
+**    unless the run spells no Cyrillic word (mixed_no_word(): twice a
+**    small letter then Р or С, as misread Cyrillic alternates them,
+**    "РўРѕРєРёРѕжќ±дє¬" for Токио東京; nothing odd, no NBSP, no Latin
 **    letter or glued code at its edge alone mixing it);
 **    once one run is, runs of one candidate wholly consumed are fixed
 **    too when it gives a letter of cp1251's languages (U+0400-045F) or
@@ -179,7 +179,8 @@
 **    letter: real "Её" would give Ÿ, "Ті" ҳ, "Сі" the archaic ѳ; but a
 **    lone CJK, kana or Hangul character standing apart ("зљ™" for 皙;
 **    not "дії" of Ukrainian, nor "дІї" with a slip of Shift, nor "и…»";
-**    "иѕЂ" is 辀: a small letter then a capital); and in a value misread
+**    "иѕЂ" is 辀: a small letter, then a capital of Serbian); and in a
+**    value misread
 **    throughout, one Greek letter alone, a symbol ("О±-частицы",
 **    "10 Ојm": greek_1251(); not "О" + NBSP, the preposition, nor
 **    Serbian "Ој" apart, nor Latin typed with look-alikes, "VLОЅ");
@@ -2146,8 +2147,12 @@ static int odd_1251(uint32_t d, int before){
       || ((d==0xB2 || d==0xB3) && before!=SCRIPT_CYRILLIC);
 }
 
-/* A capital of cp1251's languages (Ґ too). */
-static int cyr_capital(uint32_t u){ return (u>=0x400 && u<=0x42F) || u==0x490; }
+/* A capital of Serbian and Macedonian among cp1251's bytes 80-BF
+** (Ђ Ѓ Ѕ Ј Љ Њ Ћ Ќ Џ). */
+static int serbian_capital(uint32_t u){
+  return u==0x402 || u==0x403 || u==0x405 || u==0x408 || u==0x409 || u==0x40A
+      || u==0x40B || u==0x40C || u==0x40F;
+}
 /* The letters that follow a consonant in Ukrainian and Belarusian
 ** syllables (і ї є ґ ў): a slip of the Shift key makes them capitals
 ** inside a real word ("ФілІї", "НіГіРі"), so a change of case next to
@@ -2158,34 +2163,24 @@ static int syllable_letter(uint32_t u){
 }
 
 /*
-** Rule 8's candidates of a run give letters of two scripts ("РѕРќи®­"
-** of оН训, "РўРѕРєРёРѕжќ±дє¬" of Токио東京): real Ukrainian words do
-** too, their capitals ("ВІШІ" would give ² and ز) and Title Case
-** ("Хіміє" ճ and 쳺), so such a run is undone only when its characters
-** spell no Cyrillic word: two changes from a small letter to a capital
-** inside it, neither letter a syllable_letter() (misread Cyrillic
-** alternates Р and С with a small sign or letter: "РѕРќ"; one change is
-** a Shift slip, "ФізіЇ", or two words glued, "ЕёГІФІ"); or, in a value
-** misread throughout (rescue 2), between its letters a sign no word
-** holds there (inner_sign(), not the soft hyphen that hyphenation puts
-** inside words, nor the middle dot that glues real words: "ПЁР·РІНІ").
+** Rule 8's candidates of a run give letters of two scripts
+** ("РўРѕРєРёРѕжќ±дє¬" of Токио東京): real Ukrainian words do too, their
+** capitals ("ВІШІ" would give ² and ز) and Title Case ("Хіміє" ճ and
+** 쳺), so such a run is undone only when its characters spell no
+** Cyrillic word. Misread Cyrillic alternates Р and С, the misreadings of
+** the bytes D0 and D1, with a small sign or letter ("РѕРєРёРѕ"): twice
+** in the run a small letter then Р or С, the small one not a
+** syllable_letter(), is what no real word holds. Once is a Shift slip or
+** two words glued ("ЕёРІШІ"), and other capitals after a small letter
+** are short words glued ("ЕјОјЕј", Serbian "hey oh hey": żμż).
 */
 static int no_cyrillic_word(const pass_ctx *x, size_t a, size_t b){
-  int small = 0, letter = 0, sign = 0, breaks = 0;
+  int small = 0, breaks = 0;
   while( a<b ){
     utf8_unit u = utf8_decode_valid(x->s+a);
     uint32_t d = u.codepoint;
-    int upper = cyr_capital(d);
-    int lower = (d>=0x430 && d<=0x45F) || d==0x491;
-    if( upper || lower ){
-      if( upper && small && !syllable_letter(d) && ++breaks==2 ) return 1;
-      if( sign ) return 1;
-      small = lower && !syllable_letter(d);
-      letter = 1;
-    }else{
-      small = 0;
-      if( letter && x->rescue==2 && inner_sign(d) && d!=0xAD && d!=0xB7 ) sign = 1;
-    }
+    if( (d==0x420 || d==0x421) && small && ++breaks==2 ) return 1;
+    small = ((d>=0x430 && d<=0x45F) || d==0x491) && !syllable_letter(d);
     a += u.length;
   }
   return 0;
@@ -2194,7 +2189,8 @@ static int no_cyrillic_word(const pass_ctx *x, size_t a, size_t b){
 /*
 ** Rule 8's run s[a..b) of ncand candidates whose letters are of two
 ** scripts (mix_first, mix_last: the later candidate of the first and
-** last pair that changes script). Undone only when it spells no
+** last pair that changes script), none odd_1251(). Undone only when it
+** spells no
 ** Cyrillic word (no_cyrillic_word()), holds no NBSP (a real word bound
 ** to the next one: "ГІД" + NBSP + a misread word would give òĠ), and
 ** stays mixed without its first or last candidate where that gives a
@@ -2231,11 +2227,10 @@ static int lone_east_asian(const pass_ctx *x, size_t a, size_t b, uint32_t befor
   if( x->cs==UTF8_MOJI_CP1251 ){
     int l2 = letter(c->second) || (c->second>=0x400 && c->second<=0x45F);
     int l3 = letter(c->last) || (c->last>=0x400 && c->last<=0x45F);
-    /* the lead is a small letter: a capital after it spells no word
-    ** ("иѕЂ" for 辀), but for a syllable letter ("дІї" is дії typed
-    ** with a slip of Shift) */
-    if( l2 && l3 && !(cyr_capital(c->second) && !syllable_letter(c->second))
-     && !(cyr_capital(c->last) && !syllable_letter(c->last)) ) return 0;
+    /* the lead is a small letter: a capital of Serbian after it spells
+    ** no word ("иѕЂ" for 辀); a syllable letter or Ё is a slip of Shift
+    ** ("дІї" is дії, "мЁў" Belarusian мёў) */
+    if( l2 && l3 && !serbian_capital(c->second) && !serbian_capital(c->last) ) return 0;
   }
   return 1;
 }
@@ -3296,7 +3291,7 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     if( alone ) glued = 1;
     /* rule 8: every character of the run in a candidate, two at least */
     fix = ncand>=odd+2 && x->leftover-tail==left0
-       && (!mixed || mixed_no_word(x, a, b, ncand, mix_first, mix_last, first_sc, script)) ? 3 : 0;
+       && (!mixed || (!odd && mixed_no_word(x, a, b, ncand, mix_first, mix_last, first_sc, script))) ? 3 : 0;
     if( fix ) x->confident++;
     /* for Latin text misread whole (best_pass()): the runs, those glued
     ** inside or after a word that give a Latin letter or a sign, the
