@@ -2190,12 +2190,12 @@ static int no_cyrillic_word(const pass_ctx *x, size_t a, size_t b){
 ** Rule 8's run s[a..b) of ncand candidates whose letters are of two
 ** scripts (mix_first, mix_last: the later candidate of the first and
 ** last pair that changes script), none odd_1251(). Undone only when it
-** spells no
-** Cyrillic word (no_cyrillic_word()), holds no NBSP (a real word bound
-** to the next one: "ГІД" + NBSP + a misread word would give òĠ), and
-** stays mixed without its first or last candidate where that gives a
-** Latin letter or is glued to an ASCII letter or digit: a real token
-** glued to misread text ends so ("SM-Г”" would give Ô, "ХХ8161ЕІ" Ų).
+** spells no Cyrillic word (no_cyrillic_word()), holds no NBSP (a real
+** word bound to the next one: "ГІД" + NBSP + a misread word would give
+** òĠ), and stays mixed without its first or last candidate where that
+** gives a Latin letter or is glued to an ASCII letter or digit: a real
+** token glued to misread text ends so ("SM-Г”" would give Ô, "ХХ8161ЕІ"
+** Ų).
 */
 static int mixed_no_word(const pass_ctx *x, size_t a, size_t b, size_t ncand,
                          size_t mix_first, size_t mix_last, int first_sc, int last_sc){
@@ -3239,9 +3239,8 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
           odd += odd_1251(c.d, script);
         }
         if( sc && script && sc!=script ){
-          /* where: ncand-1 is this candidate's index */
-          if( !mixed || ncand-1<mix_first ) mix_first = ncand-1;
-          if( ncand-1>mix_last ) mix_last = ncand-1;
+          if( !mixed ) mix_first = ncand-1;     /* this candidate's index */
+          mix_last = ncand-1;
           mixed = 1;
         }
         script = sc;
@@ -3700,24 +3699,24 @@ static int mac_greek_pairs(const unsigned char *s, size_t n){
   return 0;
 }
 
-/* Does s hold a Cyrillic word misread as MacRoman: two letters in a
-** row, each "–" or "—" (the bytes D0 D1) then a character of byte 80-BF
-** ("—á–∞" of ча)? No text writes a dash, a letter, a dash so. Beside
+/* The length of a Cyrillic letter misread as MacRoman at p: "–" or "—"
+** (the bytes D0 D1) then a character of byte 80-BF; 0 when it is not. */
+static size_t mac_cyrillic_letter(const unsigned char *p, const unsigned char *e){
+  utf8_unit u;
+  int b;
+  if( e-p<4 || p[0]!=0xE2 || p[1]!=0x80 || (p[2]!=0x93 && p[2]!=0x94) ) return 0;
+  u = utf8_decode_unit(p+3, (size_t)(e-p-3));
+  b = u.reason==UTF8_OK ? enc_byte(UTF8_MOJI_MACROMAN, u.codepoint) : -1;
+  return b>=0x80 && b<=0xBF ? 3+u.length : 0;
+}
+/* Does s hold a Cyrillic word misread as MacRoman, two such letters in a
+** row ("—á–∞" of ча)? No text writes a dash, a letter, a dash so. Beside
 ** it, "Œ±" is α: Russian science text ("Œ±-—á–∞—Å—Ç–∏—Ü—ã"). */
 static int mac_cyrillic_word(const unsigned char *s, size_t n){
   const unsigned char *p = s, *e = s+n;
-  while( (p = memchr(p, 0xE2, (size_t)(e-p)))!=0 && e-p>=8 ){
-    if( p[1]==0x80 && (p[2]==0x93 || p[2]==0x94) ){
-      utf8_unit u = utf8_decode_unit(p+3, (size_t)(e-p-3));
-      int b = u.reason==UTF8_OK ? enc_byte(UTF8_MOJI_MACROMAN, u.codepoint) : -1;
-      const unsigned char *q = p+3+u.length;
-      if( b>=0x80 && b<=0xBF && e-q>=4 && q[0]==0xE2 && q[1]==0x80
-       && (q[2]==0x93 || q[2]==0x94) ){
-        utf8_unit v = utf8_decode_unit(q+3, (size_t)(e-q-3));
-        int c = v.reason==UTF8_OK ? enc_byte(UTF8_MOJI_MACROMAN, v.codepoint) : -1;
-        if( c>=0x80 && c<=0xBF ) return 1;
-      }
-    }
+  size_t k;
+  while( (p = memchr(p, 0xE2, (size_t)(e-p)))!=0 ){
+    if( (k = mac_cyrillic_letter(p, e))!=0 && mac_cyrillic_letter(p+k, e) ) return 1;
     p++;
   }
   return 0;
