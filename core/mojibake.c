@@ -389,6 +389,7 @@
 #include "utf8.h"
 #include "impl.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 const char *utf8_moji_name(utf8_moji_charset cs){
@@ -588,7 +589,9 @@ uint32_t utf8_moji_decode_byte(utf8_moji_charset cs, unsigned b){
   }
 }
 
-static int enc_byte(utf8_moji_charset cs, uint32_t cp){
+/* The byte of cp in cs, or -1, by the tables above (enc_byte() reads it
+** from enc_direct instead wherever it can). */
+static int enc_byte_search(utf8_moji_charset cs, uint32_t cp){
   if( cp<0x80 ) return (int)cp;
   if( cs==UTF8_MOJI_CP1251 ) return enc_1251(cp);
   if( cs==UTF8_MOJI_CP1250 ) return enc_rev(cp1250_rev, 128, cp);
@@ -606,6 +609,56 @@ static int enc_byte(utf8_moji_charset cs, uint32_t cp){
     case 0x0153: return 0x9C; case 0x017E: return 0x9E; case 0x0178: return 0x9F;
   }
   return -1;
+}
+
+/*
+** enc_byte() is called for every character of every run in every pass
+** (five charsets, their rescues, the writing pass): a binary search or a
+** switch there was a quarter of utf8_unmojibake's time on mojibake. So
+** the answers for the characters below ENC_DIRECT (all but MacRoman's
+** Apple logo and fi fl ligatures) are read from a table, built once from
+** enc_byte_search() itself, so that the two cannot disagree: the byte, or
+** 0 for none (no character from 80 up is byte 0).
+**
+** Built at the first call, by the thread whose compare-and-swap moves
+** enc_state from 0 to 1; it publishes the table by storing 2 (release),
+** and every reader loads enc_state (acquire) before reading it. A thread
+** that finds 1 builds nothing: it searches (the same answers) until it
+** sees 2.
+*/
+#define ENC_DIRECT 0x2600
+static unsigned char enc_direct[UTF8_MOJI_COUNT][ENC_DIRECT];
+static atomic_int enc_state;
+
+static __attribute__((noinline,cold)) int enc_build(void){
+  int expected = 0, cs;
+  uint32_t cp;
+  if( !atomic_compare_exchange_strong(&enc_state, &expected, 1) ) return 0;
+  for(cs=0; cs<UTF8_MOJI_COUNT; cs++){
+    for(cp=0x80; cp<ENC_DIRECT; cp++){
+      int b = enc_byte_search((utf8_moji_charset)cs, cp);
+      enc_direct[cs][cp] = (unsigned char)(b<0 ? 0 : b);
+    }
+  }
+  atomic_store_explicit(&enc_state, 2, memory_order_release);
+  return 1;
+}
+
+/* The byte of cp in cs, or -1: what enc_byte_search() says. */
+static int enc_byte(utf8_moji_charset cs, uint32_t cp){
+  if( cp<0x80 ) return (int)cp;
+  if( cp<ENC_DIRECT && (unsigned)cs<UTF8_MOJI_COUNT
+   && (atomic_load_explicit(&enc_state, memory_order_acquire)==2 || enc_build()) ){
+    int b = enc_direct[cs][cp];
+    return b ? b : -1;
+  }
+  return enc_byte_search(cs, cp);
+}
+
+/* For the tests: enc_byte() as the engine reads it (the table), and the
+** search it was built from. */
+int utf8_moji_encode_char(utf8_moji_charset cs, uint32_t cp, int searched){
+  return searched ? enc_byte_search(cs, cp) : enc_byte(cs, cp);
 }
 
 /* Rule 3: a character real text uses. */

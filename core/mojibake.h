@@ -30,6 +30,13 @@ typedef enum utf8_moji_charset {
 ** same value, as WHATWG maps them). */
 uint32_t utf8_moji_decode_byte(utf8_moji_charset cs, unsigned b);
 
+/* The byte that charset cs (a single-byte one) reads as character cp, or
+** -1: the engine's reverse mapping, from its table (searched 0) or from
+** the search that table is built from (searched 1). Windows-1252 and
+** Latin-1 also give any character from 80 to FF its own value as a byte.
+** For the tests. */
+int utf8_moji_encode_char(utf8_moji_charset cs, uint32_t cp, int searched);
+
 /* The most misreadings undone in one value. */
 #define UTF8_MOJI_MAX_DEPTH 4
 

@@ -622,6 +622,46 @@ static void check_chain(void){
 }
 
 /*
+** The engine's reverse mapping (character to byte, which every pass asks
+** of every character) against this file's tables, for every code point
+** and every single-byte charset: the table the engine reads and the
+** search it builds that table from must both give the one byte that
+** reads as the character, or -1; Windows-1252 and Latin-1 also give a
+** character from 80 to FF its own value.
+*/
+static int test_byte_of(utf8_moji_charset cs, unsigned b){
+  if( b<0x80 ) return (int)b;
+  if( cs==UTF8_MOJI_MACROMAN || cs==UTF8_MOJI_CP1250 ) return (int)table_cp[cs==UTF8_MOJI_CP1250][b-0x80];
+  if( cs==UTF8_MOJI_CP1251 ) return b>=0xC0 ? (int)(0x410+(b-0xC0)) : (int)w1251[b-0x80];
+  return (cs==UTF8_MOJI_CP1252 && b<0xA0) ? (int)w1252[b-0x80] : (int)b;
+}
+static void check_encode(void){
+  long bad = 0, found = 0;
+  int cs;
+  for(cs=0; cs<UTF8_MOJI_COUNT; cs++){
+    static int want[0x110000];
+    uint32_t cp;
+    unsigned b;
+    for(cp=0; cp<0x110000; cp++){
+      want[cp] = (cs==UTF8_MOJI_CP1252 || cs==UTF8_MOJI_LATIN1) && cp<=0xFF ? (int)cp : -1;
+    }
+    for(b=0; b<256; b++) want[test_byte_of((utf8_moji_charset)cs, b)] = (int)b;
+    for(cp=0; cp<0x110000; cp++){
+      int t = utf8_moji_encode_char((utf8_moji_charset)cs, cp, 0);
+      int s = utf8_moji_encode_char((utf8_moji_charset)cs, cp, 1);
+      if( t>=0x80 ) found++;
+      if( t!=want[cp] || s!=want[cp] ){
+        if( bad++<5 ) printf("  encode %s U+%04X: table %d, search %d, want %d\n",
+                             utf8_moji_name((utf8_moji_charset)cs), cp, t, s, want[cp]);
+      }
+    }
+  }
+  printf("encode: every code point in %d charsets, %ld bytes from 80 up, %ld wrong\n",
+         (int)UTF8_MOJI_COUNT, found, bad);
+  if( bad==0 ) n_pass++; else n_fail++;
+}
+
+/*
 ** The fast filter against the plain one: utf8_moji_possible_using() with
 ** every block scan this CPU runs must answer as utf8_moji_possible_plain()
 ** does. Inputs: every string of up to 3 bytes (the tail path); every
@@ -808,6 +848,7 @@ int main(int argc, char **argv){
   if( argc>1 ) iters = strcmp(argv[1], "--quick")==0 ? iters/10 : iters*atol(argv[1]);
   load_tables();
   check_chain();
+  if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "encode")==0 ) check_encode();
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "filter")==0 ) check_filter();
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "wide")==0 ) check_wide(iters);
   if( !getenv("MOJI_ONLY") || strcmp(getenv("MOJI_ONLY"), "ordinary")==0 )

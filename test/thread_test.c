@@ -6,10 +6,11 @@
 ** UTF8EXT_LOAD=path, loaded from a shared library with
 ** sqlite3_load_extension), waits at a barrier so that all of them make
 ** their first call together (which is when core/dispatch.c chooses the
-** validator), and then runs the same script ITERATIONS times over shared,
-** read-only inputs: every scalar function on valid and ill-formed, short
-** and long values bound as TEXT and BLOB, utf8_codepoints, and utf8_audit
-** over a table of its own.
+** validator and core/mojibake.c builds its table of bytes), and then
+** runs the same script ITERATIONS times over shared, read-only inputs:
+** every scalar function on mojibake, valid and ill-formed, short and long
+** values bound as TEXT and BLOB, utf8_codepoints, and utf8_audit over a
+** table of its own.
 **
 ** Every iteration's answers must equal the thread's first, and after the
 ** threads are joined every thread's first answers must equal what the main
@@ -35,10 +36,11 @@
 
 /* The shared inputs: read by every thread, written by none. */
 typedef struct test_value { const unsigned char *z; int n; } test_value;
-static test_value values[5];
+static test_value values[6];
 
 /* Queries run on each value (bound as ?1, TEXT then BLOB). */
 static const char *const queries[] = {
+  "SELECT utf8_mojibake(?1), hex(utf8_unmojibake(?1))",
   "SELECT utf8_valid(?1), utf8_length(?1), utf8_error_offset(?1), utf8_error(?1)",
   "SELECT hex(utf8_fix(?1)), hex(utf8_fix(?1, '?', 'run')), length(utf8_fix(?1, '', 'byte'))",
   "SELECT hex(utf8_recode(?1, 'cp1252')), length(utf8_recode(?1, 'latin1')),"
@@ -178,13 +180,17 @@ int main(int argc, char **argv){
   out_buf expected = { 0, 0, 0 }, setup = { 0, 0, 0 };
   sqlite3 *db;
 
-  values[0].z = (const unsigned char*)"h\xC3\xA9llo"; values[0].n = 6;
-  values[1].z = (const unsigned char*)"a\xF1\x80\x80\xE1\x80\xC2" "b\x80" "c\x80\xBF" "d";
-  values[1].n = 13;
-  values[2].z = repeat("h\xC3\xA9llo \xF0\x9F\x98\x80 ", 12, 30000);   /* long, valid */
-  values[3].z = repeat("h\xC3\xA9llo \xC0\x80\xED\xA0\x80 ", 13, 30000); /* long, ill-formed */
-  values[2].n = values[3].n = 30000;
-  values[4].z = (const unsigned char*)"\xED\xA0\xBD\xED\xB8\x80\xC0\x80"; values[4].n = 8;
+  /* mojibake first: its first call builds core/mojibake.c's table */
+  values[0].z = (const unsigned char*)"Caf\xC3\x83\xC2\xA9 \xC3\xA2\xE2\x82\xAC\xE2\x80\x9D "
+                "\xC3\x90\xC2\xBF\xC3\x91\xE2\x82\xAC\xC3\x90\xC2\xB8";  /* Café — при */
+  values[0].n = (int)strlen((const char*)values[0].z);
+  values[1].z = (const unsigned char*)"h\xC3\xA9llo"; values[1].n = 6;
+  values[2].z = (const unsigned char*)"a\xF1\x80\x80\xE1\x80\xC2" "b\x80" "c\x80\xBF" "d";
+  values[2].n = 13;
+  values[3].z = repeat("h\xC3\xA9llo \xF0\x9F\x98\x80 ", 12, 30000);   /* long, valid */
+  values[4].z = repeat("h\xC3\xA9llo \xC0\x80\xED\xA0\x80 ", 13, 30000); /* long, ill-formed */
+  values[3].n = values[4].n = 30000;
+  values[5].z = (const unsigned char*)"\xED\xA0\xBD\xED\xB8\x80\xC0\x80"; values[5].n = 8;
 
   if( !getenv("UTF8EXT_LOAD") ){
     sqlite3_auto_extension((void(*)(void))sqlite3_utf8ext_init);
@@ -223,8 +229,8 @@ int main(int argc, char **argv){
          2*N_QUERIES*(int)(sizeof(values)/sizeof(values[0])) + 2);
   free(expected.z);
   free(setup.z);
-  free((void*)values[2].z);
   free((void*)values[3].z);
+  free((void*)values[4].z);
   printf("thread: %d passed, %d failed\n", nPass, nFail);
   return nFail>0;
 }
