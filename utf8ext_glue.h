@@ -29,6 +29,7 @@
 SQLITE_EXTENSION_INIT3
 
 #include "utf8.h"
+#include "mojibake.h"
 
 /*
 ** SQLITE_INNOCUOUS arrived in SQLite 3.31, SQLITE_DIRECTONLY in 3.30 and
@@ -72,19 +73,22 @@ int utf8ext_utf16_well_formed(const unsigned char *z, sqlite3_int64 n,
                               int eTextEnc);
 
 /*
-** The mojibake test of utf8_repair's 'mojibake' method and of the mojibake
-** count of utf8_audit_summary, on well-formed UTF-8 z[0..n) (the caller
-** checks): the number of misreadings undone (1 to UTF8_MOJI_MAX_DEPTH)
-** when utf8_unmojibake() changes it, with the repaired text in *paBuf,
-** *pnOut bytes; 0 when it does not; SQLITE_NOMEM negated (-7) when
-** out of memory. *paBuf (*pnBuf bytes allocated, NULL and 0 at first) is
-** scratch that grows as needed and is reused across calls; the caller
-** frees it with sqlite3_free(). Text that cannot be mojibake costs
-** utf8_moji_possible() alone, no allocation.
+** utf8_unmojibake(X) of z[0..n), for the SQL functions, utf8_repair's
+** 'mojibake' method and the mojibake count of utf8_audit_summary: UTF-16
+** or UTF-32 without a byte-order mark decoded whole (core/widetext.c),
+** when what it decodes to is settled; else the misreadings undone by
+** core/mojibake.c (well-formed UTF-8 only). Returns the number of
+** misreadings undone (1 to UTF8_MOJI_MAX_DEPTH) when it changes, with the
+** result in *paBuf, *pnOut bytes, and the chain in pChain (when not
+** NULL); 0 when it does not; SQLITE_NOMEM negated (-7) when out of
+** memory. *paBuf (*pnBuf bytes allocated, NULL and 0 at first) is scratch
+** that grows as needed and is reused across calls; the caller frees it
+** with sqlite3_free(). Text that cannot be mojibake costs a memchr for a
+** zero byte and utf8_moji_possible(), no allocation.
 */
 int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
                            unsigned char **paBuf, sqlite3_int64 *pnBuf,
-                           sqlite3_int64 *pnOut);
+                           sqlite3_int64 *pnOut, utf8_moji_charset *pChain);
 
 /* The text encoding of the database (PRAGMA encoding) into *peTextEnc. */
 int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc);

@@ -452,6 +452,12 @@ static int refuse_fk_actions(repair_job *pJob, const utf8ext_table *p,
 
 /* Refuse a table whose rows cannot be found again by value. */
 static int refuse_unlocatable(repair_job *pJob, const utf8ext_table *p){
+  if( p->zRowid==0 && p->nPk>255 ){
+    /* the log keeps the count of key parts in one byte */
+    return jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0,
+        "its primary key has %d columns, more than the 255 the log can keep",
+        p->nPk);
+  }
   if( p->zRowid || (p->bWithoutRowid && p->nPk>0) ) return SQLITE_OK;
   return jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0,
       "its columns take all of the names rowid, _rowid_ and oid, so its rows"
@@ -606,7 +612,9 @@ static int log_exists(repair_job *pJob, int *pbExists){
       " (SELECT group_concat(name) FROM (SELECT name FROM \"%w\".sqlite_master"
       "   WHERE type='trigger' AND tbl_name='" UTF8EXT_LOG_TABLE "' COLLATE NOCASE"
       "   UNION ALL SELECT name FROM temp.sqlite_master WHERE type='trigger'"
-      "   AND tbl_name='" UTF8EXT_LOG_TABLE "' COLLATE NOCASE))",
+      "   AND tbl_name='" UTF8EXT_LOG_TABLE "' COLLATE NOCASE)),"
+      " (SELECT group_concat(name || ' ' || upper(type), ',') FROM"
+      "   pragma_table_info('" UTF8EXT_LOG_TABLE "', ?1) WHERE pk>0)",
       pJob->zSchema, pJob->zSchema), &pStmt);
   *pbExists = 0;
   if( rc!=SQLITE_OK ) return rc;
@@ -616,6 +624,7 @@ static int log_exists(repair_job *pJob, int *pbExists){
     const char *z = (const char*)sqlite3_column_text(pStmt, 0);
     const char *zType = (const char*)sqlite3_column_text(pStmt, 1);
     const char *zTriggers = (const char*)sqlite3_column_text(pStmt, 2);
+    const char *zKey = (const char*)sqlite3_column_text(pStmt, 3);
     rc = SQLITE_OK;
     if( zType && strcmp(zType, "table")!=0 ){
       rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " is a %s,"
@@ -625,6 +634,14 @@ static int log_exists(repair_job *pJob, int *pbExists){
       rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " has"
           " triggers (%s), which would act on every log write; drop them",
           pJob->zSchema, zTriggers);
+    }else if( z && strcmp(z, LOG_COLUMNS)==0
+           && (zKey==0 || strcmp(zKey, "id INTEGER")!=0) ){
+      /* undo reads the log newest first by id and deletes by id: an id
+      ** that is not the INTEGER PRIMARY KEY may be NULL or repeated */
+      rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " has the"
+          " log's columns but its id is not an INTEGER PRIMARY KEY (its key:"
+          " %s), so it is not a utf8ext repair log; rename it", pJob->zSchema,
+          zKey ? zKey : "none");
     }else if( z && strcmp(z, LOG_COLUMNS)==0 ){
       *pbExists = 1;
     }else if( z ){
@@ -754,8 +771,37 @@ static int value_needs_repair(repair_job *pJob, const utf8ext_table *p,
   bValid = utf8_is_valid(z, (size_t)n);
   if( !pJob->bMoji ) return !bValid;
   if( !bValid ) return 0;
-  r = utf8ext_unmojibake_buf(z, n, &pJob->aMoji, &pJob->nMoji, &nOut);
+  r = utf8ext_unmojibake_buf(z, n, &pJob->aMoji, &pJob->nMoji, &nOut, 0);
   return r<0 ? -1 : r>0;
+}
+
+static int starts_with_bom(const unsigned char *z, sqlite3_int64 n,
+                           int eTextEnc);
+/*
+** Key part k (v, read by the scan pScan) of a row to repair: in a UTF-16
+** database a TEXT part that starts with U+FEFF cannot be bound as it is
+** stored (SQLite drops a leading U+FEFF from bound UTF-16 text), so the
+** row could not be found by it, and another row, whose key is the same
+** text without it, would be. Refused here, before that row is looked for.
+*/
+static int key_part_bindable(repair_job *pJob, const utf8ext_table *p,
+                             sqlite3_stmt *pScan, int k, sqlite3_value *v){
+  const unsigned char *z;
+  sqlite3_int64 nz;
+  char *zPk;
+  int rc;
+  if( p->eTextEnc==SQLITE_UTF8 || sqlite3_value_type(v)!=SQLITE_TEXT ){
+    return SQLITE_OK;
+  }
+  if( !utf8ext_stored_text(v, p->eTextEnc, &z, &nz) ) return SQLITE_NOMEM;
+  if( !starts_with_bom(z, nz, p->eTextEnc) ) return SQLITE_OK;
+  zPk = utf8ext_scan_pk_literal(p, pScan);
+  if( zPk==0 ) return SQLITE_NOMEM;
+  rc = jobErrorAt(pJob, SQLITE_ERROR, p, p->aiPk[k], zPk, "the key starts"
+      " with U+FEFF, which SQLite drops from bound UTF-16 text, so the row"
+      " could not be found again");
+  sqlite3_free(zPk);
+  return rc;
 }
 
 /*
@@ -813,8 +859,13 @@ static int repair_find(repair_job *pJob, const utf8ext_table *p,
       memcpy(r->aiCol, aiCol, sizeof(int)*n);
       r->nCol = n;
       for(k=0; k<nLoc; k++){
-        r->apLoc[k] = sqlite3_value_dup(sqlite3_column_value(pScan,
-            p->zRowid ? UTF8EXT_SCAN_ROWID : UTF8EXT_SCAN_KEY+k));
+        sqlite3_value *v = sqlite3_column_value(pScan,
+            p->zRowid ? UTF8EXT_SCAN_ROWID : UTF8EXT_SCAN_KEY+k);
+        if( p->zRowid==0 ){
+          rc = key_part_bindable(pJob, p, pScan, k, v);
+          if( rc!=SQLITE_OK ) break;
+        }
+        r->apLoc[k] = sqlite3_value_dup(v);
         if( r->apLoc[k]==0 ){ rc = SQLITE_NOMEM; break; }
       }
     }
@@ -851,7 +902,7 @@ static int repair_moji_value(repair_job *pJob, const unsigned char *z,
   int r;
   *pzOut = 0;
   if( !utf8_is_valid(z, (size_t)n) ) return SQLITE_ABORT;
-  r = utf8ext_unmojibake_buf(z, n, &pJob->aMoji, &pJob->nMoji, &nOut);
+  r = utf8ext_unmojibake_buf(z, n, &pJob->aMoji, &pJob->nMoji, &nOut, 0);
   if( r<0 ) return SQLITE_NOMEM;
   if( r==0 ) return SQLITE_ABORT;
   *pzOut = copy_bytes(pJob->aMoji, nOut);
@@ -862,7 +913,7 @@ static int repair_moji_value(repair_job *pJob, const unsigned char *z,
   ** rule 7: nothing is undone otherwise); at it, the passes stopped and
   ** more may be left. */
   if( r<UTF8_MOJI_MAX_DEPTH ) return SQLITE_OK;
-  r = utf8ext_unmojibake_buf(*pzOut, nOut, &pJob->aMoji, &pJob->nMoji, &nAgain);
+  r = utf8ext_unmojibake_buf(*pzOut, nOut, &pJob->aMoji, &pJob->nMoji, &nAgain, 0);
   if( r<0 ) return SQLITE_NOMEM;
   return r ? SQLITE_RANGE : SQLITE_OK;
 }
@@ -1396,9 +1447,18 @@ static int undo_read_log(repair_job *pJob, const char *zTable,
   return rc;
 }
 
-/* True if entries a and b were logged for the same row of the same table. */
+/*
+** True if entries a and b were logged for the same row of the same table
+** by the same run: two runs (a 'fix' then a 'mojibake') that changed
+** different columns of a row found by an unstable rowid left two
+** fingerprints, each of the row as its run left it, and each is checked
+** by its own UPDATE, the newer run's first.
+*/
 static int same_row(const log_entry *a, const log_entry *b){
   if( strcmp(a->zTbl, b->zTbl)!=0 || a->bRid!=b->bRid ) return 0;
+  if( (a->aHash==0)!=(b->aHash==0) ) return 0;
+  if( a->aHash && (a->nHash!=b->nHash
+                   || memcmp(a->aHash, b->aHash, (size_t)a->nHash)!=0) ) return 0;
   if( a->bRid ) return a->iRid==b->iRid;
   return a->nKey==b->nKey && memcmp(a->aKey, b->aKey, (size_t)a->nKey)==0;
 }
@@ -1486,7 +1546,19 @@ static int undo_row(repair_job *pJob, const utf8ext_table *p,
   /* A row found by an unstable rowid must still be the row repaired. */
   for(i=0; i<n; i++){
     unsigned char aFp[16];
-    if( a[i].aHash==0 ) continue;
+    if( a[i].aHash==0 ){
+      /* logged by a stable rowid (INTEGER PRIMARY KEY): the table has
+      ** been rebuilt without one since, and that rowid may now be any
+      ** row's */
+      if( a[i].bRid && pJob->nFp>0 ){
+        rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, a[i].zPk, "the table was"
+            " rebuilt without its INTEGER PRIMARY KEY since the repair (log"
+            " row %lld), so the rowid may now find another row; undo will"
+            " not guess", a[i].id);
+        goto done;
+      }
+      continue;
+    }
     if( pJob->nFp==0 || !a[i].bRid ){
       rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, a[i].zPk, "the table was"
           " rebuilt since the repair (log row %lld)", a[i].id);

@@ -424,29 +424,17 @@ static int unmojibake_arg(sqlite3_context *ctx, sqlite3_value *v,
                           utf8_moji_charset *chain, unsigned char **pOut,
                           size_t *pLen){
   const unsigned char *z;
-  sqlite3_int64 n;
-  unsigned char *out;
+  sqlite3_int64 n, nBuf = 0, nOut = 0;
+  unsigned char *aBuf = 0;
   int rc, depth;
-  utf8_moji_charset wide;
   *pOut = 0;
   rc = arg_bytes(ctx, v, &z, &n);
   if( rc<=0 ) return rc;
-  /* UTF-16 or UTF-32 without a BOM: decoded whole, ill-formed or not */
-  wide = utf8_moji_wide(z, (size_t)n, 0, pLen);
-  if( wide!=UTF8_MOJI_COUNT ){
-    out = sqlite3_malloc64((sqlite3_uint64)*pLen + 1);
-    if( out==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
-    utf8_moji_wide(z, (size_t)n, out, pLen);
-    chain[0] = wide;
-    *pOut = out;
-    return 1;
-  }
-  if( !utf8_moji_possible(z, (size_t)n) ) return 0;
-  out = sqlite3_malloc64((sqlite3_uint64)n + 1);
-  if( out==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
-  depth = utf8_unmojibake(z, (size_t)n, out, pLen, chain);
-  if( depth==0 ){ sqlite3_free(out); return 0; }
-  *pOut = out;
+  depth = utf8ext_unmojibake_buf(z, n, &aBuf, &nBuf, &nOut, chain);
+  if( depth<0 ){ sqlite3_free(aBuf); sqlite3_result_error_nomem(ctx); return -1; }
+  if( depth==0 ){ sqlite3_free(aBuf); return 0; }
+  *pOut = aBuf;
+  *pLen = (size_t)nOut;
   return depth;
 }
 

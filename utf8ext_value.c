@@ -70,21 +70,64 @@ int utf8ext_utf16_well_formed(const unsigned char *z, sqlite3_int64 n,
   return 1;
 }
 
-int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
-                           unsigned char **paBuf, sqlite3_int64 *pnBuf,
-                           sqlite3_int64 *pnOut){
+/* Make *paBuf (*pnBuf bytes) hold at least n bytes; 0, or SQLITE_NOMEM. */
+static int buf_reserve(unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                       sqlite3_int64 n){
+  unsigned char *aNew;
+  if( *pnBuf>=n ) return SQLITE_OK;
+  aNew = sqlite3_realloc64(*paBuf, (sqlite3_uint64)n);
+  if( aNew==0 ) return SQLITE_NOMEM;
+  *paBuf = aNew;
+  *pnBuf = n;
+  return SQLITE_OK;
+}
+
+/*
+** True if UTF-8 z[0..n) is a result that a second utf8_unmojibake leaves
+** alone: neither wide text again nor mojibake.
+*/
+static int moji_settled(const unsigned char *z, size_t n, int *pNomem){
   utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
+  unsigned char *aTmp;
   size_t len = 0;
   int depth;
-  if( n<=0 || !utf8_moji_possible(z, (size_t)n) ) return 0;
-  if( *pnBuf<n ){
-    /* undoing only shrinks the text: n bytes are enough */
-    unsigned char *aNew = sqlite3_realloc64(*paBuf, (sqlite3_uint64)n);
-    if( aNew==0 ) return -SQLITE_NOMEM;
-    *paBuf = aNew;
-    *pnBuf = n;
+  *pNomem = 0;
+  if( utf8_moji_wide(z, n, 0, &len)!=UTF8_MOJI_COUNT ) return 0;
+  if( !utf8_moji_possible(z, n) ) return 1;
+  aTmp = sqlite3_malloc64((sqlite3_uint64)n + 1);
+  if( aTmp==0 ){ *pNomem = 1; return 0; }
+  depth = utf8_unmojibake(z, n, aTmp, &len, chain);
+  sqlite3_free(aTmp);
+  return depth==0;
+}
+
+int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
+                           unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                           sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
+  utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
+  utf8_moji_charset wide;
+  size_t len = 0;
+  int depth, bNomem;
+  if( n<=0 ) return 0;
+  if( pChain==0 ) pChain = chain;
+  /* UTF-16 or UTF-32 without a BOM: decoded whole, ill-formed or not;
+  ** costs one memchr for text without a zero byte */
+  wide = utf8_moji_wide(z, (size_t)n, 0, &len);
+  if( wide!=UTF8_MOJI_COUNT ){
+    if( buf_reserve(paBuf, pnBuf, (sqlite3_int64)len+1) ) return -SQLITE_NOMEM;
+    utf8_moji_wide(z, (size_t)n, *paBuf, &len);
+    /* rule 7 of docs/mojibake.md: only a result a second call leaves
+    ** alone (UTF-16 holding "CafÃ©" is left as it is, as text misread
+    ** two ways is) */
+    if( !moji_settled(*paBuf, len, &bNomem) ) return bNomem ? -SQLITE_NOMEM : 0;
+    pChain[0] = wide;
+    *pnOut = (sqlite3_int64)len;
+    return 1;
   }
-  depth = utf8_unmojibake(z, (size_t)n, *paBuf, &len, chain);
+  if( !utf8_moji_possible(z, (size_t)n) ) return 0;
+  /* undoing only shrinks the text: n bytes are enough */
+  if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
+  depth = utf8_unmojibake(z, (size_t)n, *paBuf, &len, pChain);
   if( depth ) *pnOut = (sqlite3_int64)len;
   return depth;
 }

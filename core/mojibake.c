@@ -160,7 +160,8 @@
 **    The result must be one a later call leaves alone: when a fresh
 **    reading would change it again (another charset's: the value is
 **    misread two ways, or one reading's leftovers look like another's),
-**    nothing is done (below UTF8_MOJI_MAX_DEPTH passes).
+**    nothing is done. At UTF8_MOJI_MAX_DEPTH passes the result stays
+**    only when the same charset would go on (misread more often).
 ** 8. Windows-1251, tried only when the cp1252 pass finds nothing. Real
 **    Russian, Ukrainian, Bulgarian and Serbian text is made of the very
 **    characters this misreading produces, so the rule is stricter and
@@ -4117,11 +4118,20 @@ static int chain_of(const unsigned char *s, size_t n, unsigned char *out,
   ** two ways, or one reading's leftovers look like another's ("pĹ™Ă­liĹˇ
   ** xç±" + U+0083: cp1250 undoes příliš but is not sure of the rest, which
   ** Latin-1 reads as 籃), and no one chain explains it: nothing is done.
-  ** At UTF8_MOJI_MAX_DEPTH the result stays as it is: utf8_repair
-  ** refuses a value that a second run would change again. */
-  if( depth && depth<UTF8_MOJI_MAX_DEPTH && utf8_moji_possible(cur, len) ){
+  ** At UTF8_MOJI_MAX_DEPTH the passes stopped, not settled: when the
+  ** same charset would go on, the value was misread more often than one
+  ** call undoes and the result stays as it is (utf8_repair refuses a
+  ** value that a second run would change again); when only another
+  ** charset would, it is misread two ways, as above ("Caf√© " then été
+  ** misread four times as cp1252), and nothing is done. */
+  if( depth && utf8_moji_possible(cur, len) ){
     pass_ctx x;
-    if( best_pass(cur, len, 0, UTF8_MOJI_CP1252, -1, &x) ) return 0;
+    if( depth==UTF8_MOJI_MAX_DEPTH
+     && best_pass(cur, len, depth, chain[0], -1, &x) ){
+      /* the same again: misread more often; the result stays */
+    }else if( best_pass(cur, len, 0, UTF8_MOJI_CP1252, -1, &x) ){
+      return 0;
+    }
   }
   /* Rule 3 for the whole: no C1 control the input did not have (one
   ** left by a deeper misreading that the next pass could not undo). */
