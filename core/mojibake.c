@@ -99,7 +99,10 @@
 **    but for its level-0 candidates ("HYVÄÄ" + NBSP + "Å¾aba": the NBSP
 **    joins a real word's end to the run).
 **    Once one run is fixed so, the value is known to be misread: level-1
-**    candidates of other runs are fixed too, and when every non-ASCII
+**    candidates of other runs are fixed too (only in a run wholly of
+**    candidates: a character the reading cannot explain makes the run
+**    another reading's, MacRoman's "—Ä–" beside cp1252 mojibake is no
+**    Ė), and when every non-ASCII
 **    character of the value is in a candidate (all misread, no real
 **    accented text beside), the level-0 ones and rule 6 too; there, in a
 **    value that shows Vietnamese ("áº", "Æ°", or "á»" and a third that is
@@ -3472,7 +3475,10 @@ static size_t do_run(pass_ctx *x, size_t a, size_t b){
     goto decided;
   }
   if( fix ) x->confident++;
-  if( !fix && x->rescue==1 && weak>0 ) fix = 1;
+  /* rule 5's rescue of the weak candidates: only in a run this reading
+  ** explains whole (MacRoman's "–ü—Ä–∏" beside cp1252 mojibake holds
+  ** "Ä–", Ė to cp1252, among characters cp1252 has no byte for) */
+  if( !fix && x->rescue==1 && weak>0 && whole ) fix = 1;
   if( x->rescue==2 ) fix = 3;
   /* a value known misread that holds Vietnamese (x->viet): its letters
   ** "á»" + a quote at a word's end ("Phá»‘" Phố, "Thá»‹" Thị), doubtful
