@@ -1515,7 +1515,7 @@ static int undo_row(repair_job *pJob, const utf8ext_table *p,
 
   if( aiCol==0 || azOrig==0 || anOrig==0 ){ rc = SQLITE_NOMEM; goto done; }
   for(i=0; i<n; i++){
-    for(c=0; c<p->nCol && strcmp(p->azCol[c], a[i].zCol)!=0; c++){}
+    for(c=0; c<p->nCol && sqlite3_stricmp(p->azCol[c], a[i].zCol)!=0; c++){}
     if( c==p->nCol || p->aGenerated[c] ){
       rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, a[i].zPk,
                       "column \"%w\" is no longer an ordinary column",
@@ -1656,7 +1656,7 @@ static int undo_all(repair_job *pJob, const char *zTable){
     /* The run a[i..j) of entries for one row, each column once. */
     for(j=i+1; j<n && same_row(&a[i], &a[j]); j++){
       sqlite3_int64 k;
-      for(k=i; k<j && strcmp(a[k].zCol, a[j].zCol)!=0; k++){}
+      for(k=i; k<j && sqlite3_stricmp(a[k].zCol, a[j].zCol)!=0; k++){}
       if( k<j ) break;
     }
     if( p==0 || strcmp(p->zName, a[i].zTbl)!=0 ){

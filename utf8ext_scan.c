@@ -199,6 +199,8 @@ void utf8ext_table_free(utf8ext_table *p){
   sqlite3_free(p->azCol);
   sqlite3_free(p->aGenerated);
   sqlite3_free(p->aiPk);
+  for(i=0; p->azPkColl && i<p->nPk; i++) sqlite3_free(p->azPkColl[i]);
+  sqlite3_free(p->azPkColl);
   sqlite3_free(p->zSchema);
   sqlite3_free(p->zName);
   sqlite3_free(p->zFrom);
@@ -223,6 +225,42 @@ static int table_has_rowid(sqlite3 *db, const utf8ext_table *p,
   if( rc==SQLITE_NOMEM ) return rc;
   *pbHas = rc==SQLITE_OK;
   return SQLITE_OK;
+}
+
+/*
+** The collation of each part of a WITHOUT ROWID table's key, as its index
+** (the table itself) compares them: a row is found by its key under those,
+** which the index serves and under which the key is unique. The column's
+** own collation may differ ("k TEXT COLLATE NOCASE, PRIMARY KEY(k COLLATE
+** BINARY)": k=? would match both 'A' and 'a').
+*/
+static int load_pk_collations(sqlite3 *db, utf8ext_table *p, char **pzErr){
+  sqlite3_stmt *pStmt = 0;
+  int rc, k = 0;
+  p->azPkColl = sqlite3_malloc64(p->nPk*sizeof(char*));
+  if( p->azPkColl==0 ) return SQLITE_NOMEM;
+  memset(p->azPkColl, 0, p->nPk*sizeof(char*));
+  rc = scan_prepare(db, sqlite3_mprintf(
+      "SELECT coll FROM pragma_index_xinfo((SELECT name FROM"
+      " pragma_index_list(?1, ?2) WHERE origin='pk'), ?2)"
+      " WHERE key ORDER BY seqno"), &pStmt, pzErr);
+  if( rc!=SQLITE_OK ) return rc;
+  sqlite3_bind_text(pStmt, 1, p->zFrom, -1, SQLITE_STATIC);
+  sqlite3_bind_text(pStmt, 2, p->zSchema, -1, SQLITE_STATIC);
+  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW && k<p->nPk ){
+    p->azPkColl[k] = utf8ext_column_dup(pStmt, 0);
+    if( p->azPkColl[k]==0 ){ rc = SQLITE_NOMEM; break; }
+    k++;
+  }
+  if( rc==SQLITE_DONE || rc==SQLITE_ROW ) rc = k==p->nPk ? SQLITE_OK : SQLITE_CORRUPT;
+  else if( rc!=SQLITE_NOMEM ) rc = scan_sql_error(db, rc, pzErr);
+  if( rc==SQLITE_CORRUPT ){
+    *pzErr = sqlite3_mprintf("the key of %s.%s: its index has %d parts, not %d",
+                             p->zSchema, p->zName, k, p->nPk);
+    rc = *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  sqlite3_finalize(pStmt);
+  return rc;
 }
 
 int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
@@ -318,6 +356,7 @@ int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
     p->bWithoutRowid = bWithoutRowid;
     if( bWithoutRowid ) p->zRowid = 0;
   }
+  if( rc==SQLITE_OK && p->bWithoutRowid && p->nPk>0 ) rc = load_pk_collations(db, p, pzErr);
   sqlite3_free(aiKeyOf);
   if( rc!=SQLITE_OK ){
     utf8ext_table_free(p);
@@ -377,6 +416,7 @@ int utf8ext_append_locator(sqlite3_str *s, const utf8ext_table *p, int iParam){
     if( k>0 ) sqlite3_str_appendall(s, " AND ");
     utf8ext_append_column(s, p, p->aiPk[k]);
     sqlite3_str_appendf(s, "=?%d", iParam+k);
+    if( p->azPkColl ) sqlite3_str_appendf(s, " COLLATE \"%w\"", p->azPkColl[k]);
   }
   return p->nPk;
 }

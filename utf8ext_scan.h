@@ -26,6 +26,8 @@ struct utf8ext_table {
   unsigned char *aGenerated; /* aGenerated[i]: column i is generated */
   int nPk;                /* Columns of the declared PRIMARY KEY */
   int *aiPk;              /* aiPk[k]: the column of key part k */
+  char **azPkColl;        /* WITHOUT ROWID: azPkColl[k], the collation the
+                          ** key's index compares part k by (NULL else) */
   int bWithoutRowid;      /* True for a WITHOUT ROWID table */
   const char *zRowid;     /* A name that reads the true rowid (rowid,
                           ** _rowid_, oid or the INTEGER PRIMARY KEY), or
