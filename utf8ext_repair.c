@@ -1074,6 +1074,16 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
   an = sqlite3_malloc64(sizeof(sqlite3_int64)*2*n);
   if( az==0 || an==0 ){ rc = SQLITE_NOMEM; goto done; }
 
+  /* The row is read back whole by one SELECT: its key and every column
+  ** changed must fit in one result (SQLITE_LIMIT_COLUMN) */
+  if( 1+p->nPk+n > sqlite3_limit(pJob->db, SQLITE_LIMIT_COLUMN, -1) ){
+    rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0, "a row has %d columns to"
+        " repair, more than one SELECT can read back with its key"
+        " (SQLITE_LIMIT_COLUMN %d)", n,
+        sqlite3_limit(pJob->db, SQLITE_LIMIT_COLUMN, -1));
+    goto done;
+  }
+
   /* The statements for this set of columns; the last ones are reused. */
   if( *ppUpdate==0 || *pnLastCols!=n
    || memcmp(aiLastCols, r->aiCol, sizeof(int)*n)!=0 ){
