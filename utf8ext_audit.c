@@ -420,7 +420,7 @@ static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
           if( bSummary && bExact && pCur->bMoji ){
             /* the mojibake count: what utf8_repair(t, 'mojibake') repairs */
             sqlite3_int64 nOut;
-            int r = utf8ext_unmojibake_buf(z, n, paMoji, pnMoji, &nOut, 0);
+            int r = utf8ext_moji_repair_of(pTab, i, z, n, paMoji, pnMoji, &nOut);
             if( r<0 ){ rc = SQLITE_NOMEM; break; }
             pCur->aColumn[iFirst+i].nMoji += r>0;
           }

@@ -110,6 +110,11 @@
   "  at       TEXT NOT NULL DEFAULT (strftime('%%Y-%%m-%%d %%H:%%M:%%f', 'now'))\n" \
   ")"
 #define LOG_COLUMNS "id,tbl,col,rid,key,rowhash,pk,original,repaired,method,at"
+/* Its columns' declared types and key positions, as LOG_CREATE makes them
+** (every version that wrote these columns declared them so). */
+#define LOG_SHAPE "id INTEGER 1,tbl TEXT 0,col TEXT 0,rid INTEGER 0,key BLOB 0," \
+                  "rowhash BLOB 0,pk TEXT 0,original BLOB 0,repaired BLOB 0," \
+                  "method TEXT 0,at TEXT 0"
 
 /* Key part types in the log's key column. */
 #define KEY_NULL  'N'
@@ -136,6 +141,8 @@ struct repair_job {
   const char *zMethod;        /* The method's name, as the log keeps it */
   sqlite3_int64 nChanged;     /* Values changed so far */
   sqlite3_stmt *pLogInsert;   /* INSERT INTO the log */
+  sqlite3_int64 iFirstId;     /* The id of this run's first log row */
+  int bLogged;                /* True once this run wrote a log row */
   sqlite3_stmt **apFp;        /* Reads a row for its fingerprint, by pass */
   int nFp;                    /* Entries in apFp; 0: rows need none */
   int bSavepoint;             /* True once our savepoint is open */
@@ -613,8 +620,11 @@ static int log_exists(repair_job *pJob, int *pbExists){
       "   WHERE type='trigger' AND tbl_name='" UTF8EXT_LOG_TABLE "' COLLATE NOCASE"
       "   UNION ALL SELECT name FROM temp.sqlite_master WHERE type='trigger'"
       "   AND tbl_name='" UTF8EXT_LOG_TABLE "' COLLATE NOCASE)),"
-      " (SELECT group_concat(name || ' ' || upper(type), ',') FROM"
-      "   pragma_table_info('" UTF8EXT_LOG_TABLE "', ?1) WHERE pk>0)",
+      " (SELECT group_concat(name || ' ' || upper(type) || ' ' || pk, ',') FROM"
+      "   (SELECT name, type, pk FROM pragma_table_info('" UTF8EXT_LOG_TABLE "', ?1)"
+      "    ORDER BY cid)),"
+      " (SELECT count(*) FROM pragma_index_list('" UTF8EXT_LOG_TABLE "', ?1)"
+      "   WHERE origin='pk')",
       pJob->zSchema, pJob->zSchema), &pStmt);
   *pbExists = 0;
   if( rc!=SQLITE_OK ) return rc;
@@ -624,7 +634,8 @@ static int log_exists(repair_job *pJob, int *pbExists){
     const char *z = (const char*)sqlite3_column_text(pStmt, 0);
     const char *zType = (const char*)sqlite3_column_text(pStmt, 1);
     const char *zTriggers = (const char*)sqlite3_column_text(pStmt, 2);
-    const char *zKey = (const char*)sqlite3_column_text(pStmt, 3);
+    const char *zShape = (const char*)sqlite3_column_text(pStmt, 3);
+    int bKeyIndex = sqlite3_column_int(pStmt, 4)>0;
     rc = SQLITE_OK;
     if( zType && strcmp(zType, "table")!=0 ){
       rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " is a %s,"
@@ -635,13 +646,16 @@ static int log_exists(repair_job *pJob, int *pbExists){
           " triggers (%s), which would act on every log write; drop them",
           pJob->zSchema, zTriggers);
     }else if( z && strcmp(z, LOG_COLUMNS)==0
-           && (zKey==0 || strcmp(zKey, "id INTEGER")!=0) ){
-      /* undo reads the log newest first by id and deletes by id: an id
-      ** that is not the INTEGER PRIMARY KEY may be NULL or repeated */
+           && (zShape==0 || strcmp(zShape, LOG_SHAPE)!=0 || bKeyIndex) ){
+      /* undo reads the log newest first by id and deletes by id, and finds
+      ** rows by rid: an id that is not the rowid (INTEGER PRIMARY KEY, not
+      ** DESC, not WITHOUT ROWID) may be NULL, and a rid of other affinity
+      ** may not hold the rowid exactly */
       rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " has the"
-          " log's columns but its id is not an INTEGER PRIMARY KEY (its key:"
-          " %s), so it is not a utf8ext repair log; rename it", pJob->zSchema,
-          zKey ? zKey : "none");
+          " log's columns but not its declaration (types and keys: %s%s; a"
+          " log's: %s, id its rowid), so it is not a utf8ext repair log;"
+          " rename it", pJob->zSchema, zShape ? zShape : "",
+          bKeyIndex ? ", id not its rowid" : "", LOG_SHAPE);
     }else if( z && strcmp(z, LOG_COLUMNS)==0 ){
       *pbExists = 1;
     }else if( z ){
@@ -667,11 +681,29 @@ static int log_open(repair_job *pJob){
     rc = jobExec(pJob, zSql);
     sqlite3_free(zSql);
   }
+  /* A run's log rows start one id after a gap: undo puts a row's entries
+  ** back together only when their ids follow each other, so two runs'
+  ** entries for one key are never taken for one run's */
+  if( rc==SQLITE_OK ){
+    sqlite3_stmt *pMax;
+    rc = jobPrepare(pJob, sqlite3_mprintf("SELECT coalesce(max(id) + 2, 1)"
+        " FROM \"%w\"." UTF8EXT_LOG_TABLE, pJob->zSchema), &pMax);
+    if( rc==SQLITE_OK ){
+      rc = sqlite3_step(pMax);
+      if( rc==SQLITE_ROW ){
+        pJob->iFirstId = sqlite3_column_int64(pMax, 0);
+        rc = SQLITE_OK;
+      }else{
+        rc = jobSqlError(pJob, rc);
+      }
+      sqlite3_finalize(pMax);
+    }
+  }
   if( rc==SQLITE_OK ){
     rc = jobPrepare(pJob, sqlite3_mprintf(
         "INSERT INTO \"%w\"." UTF8EXT_LOG_TABLE
-        "(tbl, col, rid, key, pk, original, repaired, method, rowhash)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", pJob->zSchema),
+        "(tbl, col, rid, key, pk, original, repaired, method, rowhash, id)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", pJob->zSchema),
         &pJob->pLogInsert);
   }
   return rc;
@@ -755,7 +787,7 @@ static int merge_rows(repair_row *a, sqlite3_int64 *pn, int nLoc){
 ** -1 when out of memory.
 */
 static int value_needs_repair(repair_job *pJob, const utf8ext_table *p,
-                              sqlite3_value *v){
+                              int iCol, sqlite3_value *v){
   const unsigned char *z;
   sqlite3_int64 n, nOut;
   int bValid, r;
@@ -771,7 +803,7 @@ static int value_needs_repair(repair_job *pJob, const utf8ext_table *p,
   bValid = utf8_is_valid(z, (size_t)n);
   if( !pJob->bMoji ) return !bValid;
   if( !bValid ) return 0;
-  r = utf8ext_unmojibake_buf(z, n, &pJob->aMoji, &pJob->nMoji, &nOut, 0);
+  r = utf8ext_moji_repair_of(p, iCol, z, n, &pJob->aMoji, &pJob->nMoji, &nOut);
   return r<0 ? -1 : r>0;
 }
 
@@ -832,7 +864,7 @@ static int repair_find(repair_job *pJob, const utf8ext_table *p,
         int bRepair;
         if( p->aGenerated[i] ) continue;
         /* one sqlite3_column_*() call (and mutex) per column, as the audit */
-        bRepair = value_needs_repair(pJob, p,
+        bRepair = value_needs_repair(pJob, p, i,
             sqlite3_column_value(pScan, UTF8EXT_SCAN_COL(p, i-iPass)));
         if( bRepair<0 ){ rc = SQLITE_NOMEM; break; }
         if( bRepair ){
@@ -895,14 +927,15 @@ static unsigned char *copy_bytes(const void *z, sqlite3_int64 n){
 ** (SQLITE_RANGE: misread more often than utf8_unmojibake undoes in one
 ** call, so a second repair would change it again) is the caller's error.
 */
-static int repair_moji_value(repair_job *pJob, const unsigned char *z,
+static int repair_moji_value(repair_job *pJob, const utf8ext_table *p,
+                             int iCol, const unsigned char *z,
                              sqlite3_int64 n, unsigned char **pzOut,
                              sqlite3_int64 *pnOut){
   sqlite3_int64 nOut = 0, nAgain;
   int r;
   *pzOut = 0;
   if( !utf8_is_valid(z, (size_t)n) ) return SQLITE_ABORT;
-  r = utf8ext_unmojibake_buf(z, n, &pJob->aMoji, &pJob->nMoji, &nOut, 0);
+  r = utf8ext_moji_repair_of(p, iCol, z, n, &pJob->aMoji, &pJob->nMoji, &nOut);
   if( r<0 ) return SQLITE_NOMEM;
   if( r==0 ) return SQLITE_ABORT;
   *pzOut = copy_bytes(pJob->aMoji, nOut);
@@ -922,13 +955,13 @@ static int repair_moji_value(repair_job *pJob, const unsigned char *z,
 ** The repaired form of z[0..n) into a new buffer *pzOut of *pnOut bytes,
 ** no longer than the connection's SQLITE_LIMIT_LENGTH.
 */
-static int repair_value(repair_job *pJob, const unsigned char *z,
-                        sqlite3_int64 n, unsigned char **pzOut,
-                        sqlite3_int64 *pnOut){
+static int repair_value(repair_job *pJob, const utf8ext_table *p, int iCol,
+                        const unsigned char *z, sqlite3_int64 n,
+                        unsigned char **pzOut, sqlite3_int64 *pnOut){
   static const unsigned char fffd[] = { 0xEF, 0xBF, 0xBD };
   sqlite3_int64 limit = sqlite3_limit(pJob->db, SQLITE_LIMIT_LENGTH, -1);
   size_t len;
-  if( pJob->bMoji ) return repair_moji_value(pJob, z, n, pzOut, pnOut);
+  if( pJob->bMoji ) return repair_moji_value(pJob, p, iCol, z, n, pzOut, pnOut);
   len = pJob->bFix ? utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, 0)
       : pJob->bWhole ? utf8_recode_whole(z, (size_t)n, pJob->enc, 0)
       : utf8_recode(z, (size_t)n, pJob->enc, 0);
@@ -1141,7 +1174,7 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
     }else{
       z = sqlite3_column_text(pRead, c);
       if( z==0 ){ rc = SQLITE_NOMEM; goto done; }
-      rc = repair_value(pJob, z, sqlite3_column_bytes(pRead, c),
+      rc = repair_value(pJob, p, r->aiCol[i], z, sqlite3_column_bytes(pRead, c),
                         &az[2*i+1], &an[2*i+1]);
     }
     if( rc==SQLITE_TOOBIG ){
@@ -1262,7 +1295,9 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
     sqlite3_bind_blob64(pIns, 7, zStored, nStored, SQLITE_TRANSIENT);
     sqlite3_bind_text(pIns, 8, pJob->zMethod, -1, SQLITE_STATIC);
     if( pJob->nFp>0 ) sqlite3_bind_blob(pIns, 9, aFp, 16, SQLITE_STATIC);
+    if( !pJob->bLogged ) sqlite3_bind_int64(pIns, 10, pJob->iFirstId);
     rc = sqlite3_step(pIns);
+    if( rc==SQLITE_DONE ) pJob->bLogged = 1;
     if( rc!=SQLITE_DONE ){
       rc = jobErrorAt(pJob, rc, p, r->aiCol[i], zPk, "writing the log: %s",
                       sqlite3_errmsg(pJob->db));
@@ -1458,11 +1493,13 @@ static int undo_read_log(repair_job *pJob, const char *zTable,
 }
 
 /*
-** True if entries a and b were logged for the same row of the same table
-** by the same run: two runs (a 'fix' then a 'mojibake') that changed
-** different columns of a row found by an unstable rowid left two
-** fingerprints, each of the row as its run left it, and each is checked
-** by its own UPDATE, the newer run's first.
+** True if entries a and b were logged for the same row of the same table,
+** with the same fingerprint. undo_all() also asks that their ids follow
+** each other: each run's entries start after a gap in the ids, so these
+** are one run's. Two runs (a 'fix' then a 'mojibake') are undone by an
+** UPDATE each, the newer first: the older one's key may since be another
+** row's (a key the newer run repaired), and a row found by an unstable
+** rowid has a fingerprint per run, each of the row as its run left it.
 */
 static int same_row(const log_entry *a, const log_entry *b){
   if( strcmp(a->zTbl, b->zTbl)!=0 || a->bRid!=b->bRid ) return 0;
@@ -1664,7 +1701,7 @@ static int undo_all(repair_job *pJob, const char *zTable){
   }
   for(i=0; rc==SQLITE_OK && i<n; i=j){
     /* The run a[i..j) of entries for one row, each column once. */
-    for(j=i+1; j<n && same_row(&a[i], &a[j]); j++){
+    for(j=i+1; j<n && a[j].id==a[j-1].id-1 && same_row(&a[i], &a[j]); j++){
       sqlite3_int64 k;
       for(k=i; k<j && sqlite3_stricmp(a[k].zCol, a[j].zCol)!=0; k++){}
       if( k<j ) break;

@@ -198,9 +198,11 @@ void utf8ext_table_free(utf8ext_table *p){
   for(i=0; i<p->nCol; i++) sqlite3_free(p->azCol[i]);
   sqlite3_free(p->azCol);
   sqlite3_free(p->aGenerated);
+  sqlite3_free(p->aNumeric);
   sqlite3_free(p->aiPk);
-  for(i=0; p->azPkColl && i<p->nPk; i++) sqlite3_free(p->azPkColl[i]);
+  for(i=0; p->azPkColl && i<p->nPkPart; i++) sqlite3_free(p->azPkColl[i]);
   sqlite3_free(p->azPkColl);
+  sqlite3_free(p->aiPkPart);
   sqlite3_free(p->zSchema);
   sqlite3_free(p->zName);
   sqlite3_free(p->zFrom);
@@ -227,36 +229,95 @@ static int table_has_rowid(sqlite3 *db, const utf8ext_table *p,
   return SQLITE_OK;
 }
 
+/* Does a column declared zType have INTEGER, REAL or NUMERIC affinity?
+** SQLite's rule: INT anywhere, else CHAR CLOB TEXT (text), else BLOB or no
+** type (none), else REAL FLOA DOUB (real), else numeric. */
+static int numeric_affinity(const char *zType){
+  static const char *const azText[] = { "CHAR", "CLOB", "TEXT" };
+  static const char *const azReal[] = { "REAL", "FLOA", "DOUB" };
+  char z[64];
+  size_t i, n;
+  if( zType==0 || zType[0]==0 ) return 0;
+  for(n=0; zType[n] && n<sizeof(z)-1; n++){
+    z[n] = (char)(zType[n]>='a' && zType[n]<='z' ? zType[n]-32 : zType[n]);
+  }
+  z[n] = 0;
+  if( zType[n] ) return 1;          /* a type that long: read as numeric */
+  if( strstr(z, "INT") ) return 1;
+  for(i=0; i<3; i++) if( strstr(z, azText[i]) ) return 0;
+  if( strstr(z, "BLOB") ) return 0;
+  for(i=0; i<3; i++) if( strstr(z, azReal[i]) ) return 1;
+  return 1;
+}
+
+/* Could text z[0..n) be stored as a number under numeric affinity? Only
+** signs, digits, a point, an exponent and spaces (more than SQLite takes
+** for a number: a value read so is left alone, which is safe). */
+static int may_be_number(const unsigned char *z, sqlite3_int64 n){
+  sqlite3_int64 i;
+  int digits = 0;
+  for(i=0; i<n; i++){
+    unsigned char c = z[i];
+    if( c>='0' && c<='9' ){ digits++; continue; }
+    if( c=='+' || c=='-' || c=='.' || c=='e' || c=='E' || c==' '
+     || (c>='\t' && c<='\r') ) continue;
+    return 0;
+  }
+  return digits>0;
+}
+
+int utf8ext_moji_repair_of(const utf8ext_table *p, int iCol,
+                           const unsigned char *z, sqlite3_int64 n,
+                           unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                           sqlite3_int64 *pnOut){
+  utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
+  int r = utf8ext_unmojibake_buf(z, n, paBuf, pnBuf, pnOut, chain);
+  if( r>0 && chain[0]>UTF8_MOJI_COUNT && p->aNumeric[iCol]
+   && may_be_number(*paBuf, *pnOut) ) return 0;
+  return r;
+}
+
 /*
-** The collation of each part of a WITHOUT ROWID table's key, as its index
-** (the table itself) compares them: a row is found by its key under those,
-** which the index serves and under which the key is unique. The column's
-** own collation may differ ("k TEXT COLLATE NOCASE, PRIMARY KEY(k COLLATE
-** BINARY)": k=? would match both 'A' and 'a').
+** The parts of a WITHOUT ROWID table's key as its index (the table itself)
+** compares them: each part's column and collation. A row is found by its
+** key under those, which the index serves and under which the key is
+** unique. The column's own collation may differ ("k TEXT COLLATE NOCASE,
+** PRIMARY KEY(k COLLATE BINARY)": k=? would match both 'A' and 'a'), and a
+** column may be in the key twice ("PRIMARY KEY(a COLLATE NOCASE, a)").
 */
 static int load_pk_collations(sqlite3 *db, utf8ext_table *p, char **pzErr){
   sqlite3_stmt *pStmt = 0;
-  int rc, k = 0;
-  p->azPkColl = sqlite3_malloc64(p->nPk*sizeof(char*));
-  if( p->azPkColl==0 ) return SQLITE_NOMEM;
-  memset(p->azPkColl, 0, p->nPk*sizeof(char*));
+  int rc, nAlloc = 0;
   rc = scan_prepare(db, sqlite3_mprintf(
-      "SELECT coll FROM pragma_index_xinfo((SELECT name FROM"
+      "SELECT cid, coll FROM pragma_index_xinfo((SELECT name FROM"
       " pragma_index_list(?1, ?2) WHERE origin='pk'), ?2)"
       " WHERE key ORDER BY seqno"), &pStmt, pzErr);
   if( rc!=SQLITE_OK ) return rc;
   sqlite3_bind_text(pStmt, 1, p->zFrom, -1, SQLITE_STATIC);
   sqlite3_bind_text(pStmt, 2, p->zSchema, -1, SQLITE_STATIC);
-  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW && k<p->nPk ){
-    p->azPkColl[k] = utf8ext_column_dup(pStmt, 0);
-    if( p->azPkColl[k]==0 ){ rc = SQLITE_NOMEM; break; }
-    k++;
+  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
+    int cid = sqlite3_column_int(pStmt, 0), k;
+    if( p->nPkPart==nAlloc ){
+      int nNew = nAlloc ? 2*nAlloc : 8;
+      char **azNew = sqlite3_realloc64(p->azPkColl, nNew*sizeof(char*));
+      int *aiNew = azNew ? sqlite3_realloc64(p->aiPkPart, nNew*sizeof(int)) : 0;
+      if( azNew ) p->azPkColl = azNew;
+      if( aiNew ) p->aiPkPart = aiNew;
+      if( aiNew==0 ){ rc = SQLITE_NOMEM; break; }
+      nAlloc = nNew;
+    }
+    for(k=0; k<p->nPk && p->aiPk[k]!=cid; k++){}
+    if( k==p->nPk ){ rc = SQLITE_CORRUPT; break; }
+    p->aiPkPart[p->nPkPart] = k;
+    p->azPkColl[p->nPkPart] = utf8ext_column_dup(pStmt, 1);
+    if( p->azPkColl[p->nPkPart]==0 ){ rc = SQLITE_NOMEM; break; }
+    p->nPkPart++;
   }
-  if( rc==SQLITE_DONE || rc==SQLITE_ROW ) rc = k==p->nPk ? SQLITE_OK : SQLITE_CORRUPT;
-  else if( rc!=SQLITE_NOMEM ) rc = scan_sql_error(db, rc, pzErr);
+  if( rc==SQLITE_DONE ) rc = p->nPkPart>=p->nPk ? SQLITE_OK : SQLITE_CORRUPT;
+  else if( rc!=SQLITE_NOMEM && rc!=SQLITE_CORRUPT ) rc = scan_sql_error(db, rc, pzErr);
   if( rc==SQLITE_CORRUPT ){
-    *pzErr = sqlite3_mprintf("the key of %s.%s: its index has %d parts, not %d",
-                             p->zSchema, p->zName, k, p->nPk);
+    *pzErr = sqlite3_mprintf("the key of %s.%s: its index does not match"
+                             " its columns", p->zSchema, p->zName);
     rc = *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
   }
   sqlite3_finalize(pStmt);
@@ -287,7 +348,7 @@ int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
   rc = utf8ext_text_encoding(db, &p->eTextEnc);
   if( rc==SQLITE_OK ){
     rc = scan_prepare(db, sqlite3_mprintf(
-        "SELECT name, pk, hidden FROM pragma_table_xinfo(?1, ?2)"), &pStmt,
+        "SELECT name, pk, hidden, type FROM pragma_table_xinfo(?1, ?2)"), &pStmt,
         pzErr);
   }
   if( rc==SQLITE_OK ){
@@ -300,10 +361,12 @@ int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
         char **azNew = sqlite3_realloc64(p->azCol, nNew*sizeof(char*));
         int *aiNew = azNew ? sqlite3_realloc64(aiKeyOf, nNew*sizeof(int)) : 0;
         unsigned char *aNew = aiNew ? sqlite3_realloc64(p->aGenerated, nNew) : 0;
+        unsigned char *aNum = aNew ? sqlite3_realloc64(p->aNumeric, nNew) : 0;
         if( azNew ) p->azCol = azNew;
         if( aiNew ) aiKeyOf = aiNew;
         if( aNew ) p->aGenerated = aNew;
-        if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
+        if( aNum ) p->aNumeric = aNum;
+        if( aNum==0 ){ rc = SQLITE_NOMEM; break; }
         nAlloc = nNew;
       }
       p->azCol[p->nCol] = utf8ext_column_dup(pStmt, 0);
@@ -312,6 +375,7 @@ int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
       if( aiKeyOf[p->nCol]>0 ) p->nPk++;
       hidden = sqlite3_column_int(pStmt, 2);
       p->aGenerated[p->nCol] = hidden==2 || hidden==3;
+      p->aNumeric[p->nCol] = numeric_affinity((const char*)sqlite3_column_text(pStmt, 3));
       p->nCol++;
     }
     if( rc==SQLITE_DONE ){
@@ -412,11 +476,20 @@ int utf8ext_append_locator(sqlite3_str *s, const utf8ext_table *p, int iParam){
     sqlite3_str_appendf(s, "\"%w\".\"%w\"=?%d", p->zFrom, p->zRowid, iParam);
     return 1;
   }
+  if( p->azPkColl ){
+    /* each part of the key's index, by its collation: ?N is key part k */
+    for(k=0; k<p->nPkPart; k++){
+      if( k>0 ) sqlite3_str_appendall(s, " AND ");
+      utf8ext_append_column(s, p, p->aiPk[p->aiPkPart[k]]);
+      sqlite3_str_appendf(s, "=?%d COLLATE \"%w\"", iParam+p->aiPkPart[k],
+                          p->azPkColl[k]);
+    }
+    return p->nPk;
+  }
   for(k=0; k<p->nPk; k++){
     if( k>0 ) sqlite3_str_appendall(s, " AND ");
     utf8ext_append_column(s, p, p->aiPk[k]);
     sqlite3_str_appendf(s, "=?%d", iParam+k);
-    if( p->azPkColl ) sqlite3_str_appendf(s, " COLLATE \"%w\"", p->azPkColl[k]);
   }
   return p->nPk;
 }

@@ -24,10 +24,16 @@ struct utf8ext_table {
   int nCol;               /* Columns, generated ones included */
   char **azCol;           /* Their names, in declared order */
   unsigned char *aGenerated; /* aGenerated[i]: column i is generated */
+  unsigned char *aNumeric;   /* aNumeric[i]: column i has INTEGER, REAL or
+                             ** NUMERIC affinity (text that reads as a
+                             ** number is stored as one) */
   int nPk;                /* Columns of the declared PRIMARY KEY */
   int *aiPk;              /* aiPk[k]: the column of key part k */
-  char **azPkColl;        /* WITHOUT ROWID: azPkColl[k], the collation the
-                          ** key's index compares part k by (NULL else) */
+  int nPkPart;            /* WITHOUT ROWID: parts of the key's index (a
+                          ** column may be in it twice, by two collations) */
+  int *aiPkPart;          /* aiPkPart[j]: the key part (k) index part j is */
+  char **azPkColl;        /* azPkColl[j]: the collation index part j compares
+                          ** by (NULL when not WITHOUT ROWID) */
   int bWithoutRowid;      /* True for a WITHOUT ROWID table */
   const char *zRowid;     /* A name that reads the true rowid (rowid,
                           ** _rowid_, oid or the INTEGER PRIMARY KEY), or
@@ -71,6 +77,18 @@ int utf8ext_list_tables(sqlite3 *db, const char *zSchema, const char *zTable,
 ** Load the shape of table zName of zSchema; bWithoutRowid is 1, 0 or -1
 ** when unknown. *pp is freed with utf8ext_table_free().
 */
+/*
+** What utf8_repair(t, 'mojibake') writes for well-formed UTF-8 z[0..n) of
+** column iCol of p, and what utf8_audit_summary counts as mojibake:
+** utf8ext_unmojibake_buf(), but UTF-16 or UTF-32 that decodes to a number
+** in a column of numeric affinity is left alone (0): the column would
+** store the repair as a number, not as the text written.
+*/
+int utf8ext_moji_repair_of(const utf8ext_table *p, int iCol,
+                           const unsigned char *z, sqlite3_int64 n,
+                           unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                           sqlite3_int64 *pnOut);
+
 int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
                        int bWithoutRowid, utf8ext_table **pp, char **pzErr);
 void utf8ext_table_free(utf8ext_table *p);

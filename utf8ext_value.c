@@ -106,7 +106,7 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
                            sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
   utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
   utf8_moji_charset wide;
-  size_t len = 0;
+  size_t len = 0, wlen = 0;
   int depth, bNomem;
   if( n<=0 ) return 0;
   if( pChain==0 ) pChain = chain;
@@ -128,6 +128,9 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
   /* undoing only shrinks the text: n bytes are enough */
   if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
   depth = utf8_unmojibake(z, (size_t)n, *paBuf, &len, pChain);
+  /* a result that is wide text ("H" NUL "i" NUL then "Ã©") would be
+  ** decoded by a second call: not settled, nothing is done */
+  if( depth && utf8_moji_wide(*paBuf, len, 0, &wlen)!=UTF8_MOJI_COUNT ) return 0;
   if( depth ) *pnOut = (sqlite3_int64)len;
   return depth;
 }
