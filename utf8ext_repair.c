@@ -141,8 +141,8 @@ struct repair_job {
   const char *zMethod;        /* The method's name, as the log keeps it */
   sqlite3_int64 nChanged;     /* Values changed so far */
   sqlite3_stmt *pLogInsert;   /* INSERT INTO the log */
-  sqlite3_int64 iFirstId;     /* The id of this run's first log row */
-  int bLogged;                /* True once this run wrote a log row */
+  sqlite3_int64 iNextId;      /* The id of this run's next log row */
+  char *zAt;                  /* The run's time, every log row's at */
   sqlite3_stmt **apFp;        /* Reads a row for its fingerprint, by pass */
   int nFp;                    /* Entries in apFp; 0: rows need none */
   int bSavepoint;             /* True once our savepoint is open */
@@ -681,29 +681,42 @@ static int log_open(repair_job *pJob){
     rc = jobExec(pJob, zSql);
     sqlite3_free(zSql);
   }
-  /* A run's log rows start one id after a gap: undo puts a row's entries
-  ** back together only when their ids follow each other, so two runs'
-  ** entries for one key are never taken for one run's */
+  /* A run's log rows take ids that follow each other, from one after a
+  ** gap, and one time: undo puts a row's entries back together only when
+  ** their ids follow each other and their method and time agree, so two
+  ** runs' entries for one key are never taken for one run's */
   if( rc==SQLITE_OK ){
     sqlite3_stmt *pMax;
-    rc = jobPrepare(pJob, sqlite3_mprintf("SELECT coalesce(max(id) + 2, 1)"
+    rc = jobPrepare(pJob, sqlite3_mprintf("SELECT max(id),"
+        " strftime('%%Y-%%m-%%d %%H:%%M:%%f', 'now')"
         " FROM \"%w\"." UTF8EXT_LOG_TABLE, pJob->zSchema), &pMax);
     if( rc==SQLITE_OK ){
       rc = sqlite3_step(pMax);
       if( rc==SQLITE_ROW ){
-        pJob->iFirstId = sqlite3_column_int64(pMax, 0);
-        rc = SQLITE_OK;
+        sqlite3_int64 iMax = sqlite3_column_int64(pMax, 0);
+        int bEmpty = sqlite3_column_type(pMax, 0)==SQLITE_NULL;
+        pJob->zAt = utf8ext_column_dup(pMax, 1);
+        rc = pJob->zAt ? SQLITE_OK : SQLITE_NOMEM;
+        if( rc==SQLITE_OK && iMax>=((sqlite3_int64)1<<62) ){
+          rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE
+              " has ids near the largest integer (%lld), past which a"
+              " run's log rows could not take ids that follow each other;"
+              " undo or empty it first", pJob->zSchema, iMax);
+        }
+        pJob->iNextId = bEmpty ? 1 : iMax+2;
       }else{
         rc = jobSqlError(pJob, rc);
       }
       sqlite3_finalize(pMax);
     }
   }
+  /* OR ABORT: an ON CONFLICT clause of the log's own (IGNORE, REPLACE)
+  ** could drop this row or another silently */
   if( rc==SQLITE_OK ){
     rc = jobPrepare(pJob, sqlite3_mprintf(
-        "INSERT INTO \"%w\"." UTF8EXT_LOG_TABLE
-        "(tbl, col, rid, key, pk, original, repaired, method, rowhash, id)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", pJob->zSchema),
+        "INSERT OR ABORT INTO \"%w\"." UTF8EXT_LOG_TABLE
+        "(tbl, col, rid, key, pk, original, repaired, method, rowhash, id, at)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", pJob->zSchema),
         &pJob->pLogInsert);
   }
   return rc;
@@ -1295,14 +1308,18 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
     sqlite3_bind_blob64(pIns, 7, zStored, nStored, SQLITE_TRANSIENT);
     sqlite3_bind_text(pIns, 8, pJob->zMethod, -1, SQLITE_STATIC);
     if( pJob->nFp>0 ) sqlite3_bind_blob(pIns, 9, aFp, 16, SQLITE_STATIC);
-    if( !pJob->bLogged ) sqlite3_bind_int64(pIns, 10, pJob->iFirstId);
+    sqlite3_bind_int64(pIns, 10, pJob->iNextId);
+    sqlite3_bind_text(pIns, 11, pJob->zAt, -1, SQLITE_STATIC);
     rc = sqlite3_step(pIns);
-    if( rc==SQLITE_DONE ) pJob->bLogged = 1;
-    if( rc!=SQLITE_DONE ){
+    if( rc==SQLITE_DONE && sqlite3_changes(pJob->db)!=1 ){
+      rc = jobErrorAt(pJob, SQLITE_ERROR, p, r->aiCol[i], zPk, "writing the"
+          " log: the INSERT changed %d rows, not 1", sqlite3_changes(pJob->db));
+    }else if( rc!=SQLITE_DONE ){
       rc = jobErrorAt(pJob, rc, p, r->aiCol[i], zPk, "writing the log: %s",
                       sqlite3_errmsg(pJob->db));
     }else{
       rc = SQLITE_OK;
+      pJob->iNextId++;
     }
     sqlite3_reset(pIns);
     sqlite3_clear_bindings(pIns);
@@ -1414,6 +1431,7 @@ struct log_entry {
   unsigned char *aHash;       /* The row's fingerprint, or NULL */
   sqlite3_int64 nHash;
   char *zPk;                  /* The key's literal, for messages */
+  char *zMethod, *zAt;        /* The run's method and time */
 };
 
 static void free_entries(log_entry *a, sqlite3_int64 n){
@@ -1426,6 +1444,8 @@ static void free_entries(log_entry *a, sqlite3_int64 n){
     sqlite3_free(a[i].aRep);
     sqlite3_free(a[i].aHash);
     sqlite3_free(a[i].zPk);
+    sqlite3_free(a[i].zMethod);
+    sqlite3_free(a[i].zAt);
   }
   sqlite3_free(a);
 }
@@ -1447,8 +1467,8 @@ static int undo_read_log(repair_job *pJob, const char *zTable,
   log_entry *a = 0;
   sqlite3_int64 n = 0, nAlloc = 0;
   int rc = jobPrepare(pJob, sqlite3_mprintf(
-      "SELECT id, tbl, col, rid, key, original, repaired, pk, rowhash"
-      " FROM \"%w\"." UTF8EXT_LOG_TABLE
+      "SELECT id, tbl, col, rid, key, original, repaired, pk, rowhash,"
+      " method, at FROM \"%w\"." UTF8EXT_LOG_TABLE
       " WHERE ?1 IS NULL OR tbl=?1 COLLATE NOCASE ORDER BY id DESC",
       pJob->zSchema), &pStmt);
   *pa = 0;
@@ -1470,7 +1490,12 @@ static int undo_read_log(repair_job *pJob, const char *zTable,
     e->zTbl = utf8ext_column_dup(pStmt, 1);
     e->zCol = utf8ext_column_dup(pStmt, 2);
     e->zPk = utf8ext_column_dup(pStmt, 7);
-    if( e->zTbl==0 || e->zCol==0 ){ rc = SQLITE_NOMEM; break; }
+    e->zMethod = utf8ext_column_dup(pStmt, 9);
+    e->zAt = utf8ext_column_dup(pStmt, 10);
+    if( e->zTbl==0 || e->zCol==0 || e->zMethod==0 || e->zAt==0 ){
+      rc = SQLITE_NOMEM;
+      break;
+    }
     e->bRid = sqlite3_column_type(pStmt, 3)!=SQLITE_NULL;
     e->iRid = sqlite3_column_int64(pStmt, 3);
     if( !e->bRid ){
@@ -1503,6 +1528,7 @@ static int undo_read_log(repair_job *pJob, const char *zTable,
 */
 static int same_row(const log_entry *a, const log_entry *b){
   if( strcmp(a->zTbl, b->zTbl)!=0 || a->bRid!=b->bRid ) return 0;
+  if( strcmp(a->zMethod, b->zMethod)!=0 || strcmp(a->zAt, b->zAt)!=0 ) return 0;
   if( (a->aHash==0)!=(b->aHash==0) ) return 0;
   if( a->aHash && (a->nHash!=b->nHash
                    || memcmp(a->aHash, b->aHash, (size_t)a->nHash)!=0) ) return 0;
@@ -1806,6 +1832,7 @@ static void job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
   sqlite3_finalize(pJob->pLogInsert);
   sqlite3_free(pJob->zSchema);
   sqlite3_free(pJob->zErr);
+  sqlite3_free(pJob->zAt);
 }
 
 /*

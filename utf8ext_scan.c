@@ -229,25 +229,24 @@ static int table_has_rowid(sqlite3 *db, const utf8ext_table *p,
   return SQLITE_OK;
 }
 
+/* Does zType hold zWord (upper case), in any case? */
+static int type_has(const char *zType, const char *zWord){
+  size_t n = strlen(zWord);
+  for(; *zType; zType++){
+    if( sqlite3_strnicmp(zType, zWord, (int)n)==0 ) return 1;
+  }
+  return 0;
+}
+
 /* Does a column declared zType have INTEGER, REAL or NUMERIC affinity?
 ** SQLite's rule: INT anywhere, else CHAR CLOB TEXT (text), else BLOB or no
 ** type (none), else REAL FLOA DOUB (real), else numeric. */
 static int numeric_affinity(const char *zType){
-  static const char *const azText[] = { "CHAR", "CLOB", "TEXT" };
-  static const char *const azReal[] = { "REAL", "FLOA", "DOUB" };
-  char z[64];
-  size_t i, n;
   if( zType==0 || zType[0]==0 ) return 0;
-  for(n=0; zType[n] && n<sizeof(z)-1; n++){
-    z[n] = (char)(zType[n]>='a' && zType[n]<='z' ? zType[n]-32 : zType[n]);
-  }
-  z[n] = 0;
-  if( zType[n] ) return 1;          /* a type that long: read as numeric */
-  if( strstr(z, "INT") ) return 1;
-  for(i=0; i<3; i++) if( strstr(z, azText[i]) ) return 0;
-  if( strstr(z, "BLOB") ) return 0;
-  for(i=0; i<3; i++) if( strstr(z, azReal[i]) ) return 1;
-  return 1;
+  if( type_has(zType, "INT") ) return 1;
+  if( type_has(zType, "CHAR") || type_has(zType, "CLOB")
+   || type_has(zType, "TEXT") || type_has(zType, "BLOB") ) return 0;
+  return 1;                           /* REAL FLOA DOUB, or NUMERIC */
 }
 
 /* Could text z[0..n) be stored as a number under numeric affinity? Only
