@@ -1390,6 +1390,8 @@ static int repair_table(repair_job *pJob, const char *zName,
   memset(aBad, 0, p->nCol);
   rc = repair_find(pJob, p, &aRow, &nRow, aBad);
   if( rc!=SQLITE_OK || nRow==0 ) goto done;
+  rc = utf8ext_table_load_key(pJob->db, p, &pJob->zErr);
+  if( rc!=SQLITE_OK ) goto done;
   rc = refuse_unlocatable(pJob, p);
   if( rc==SQLITE_OK ) rc = refuse_update_triggers(pJob, p);
   if( rc==SQLITE_OK ) rc = refuse_fk_actions(pJob, p, aBad);
@@ -1738,6 +1740,7 @@ static int undo_all(repair_job *pJob, const char *zTable){
       p = 0;
       rc = utf8ext_table_load(pJob->db, pJob->zSchema, a[i].zTbl, -1, &p,
                               &pJob->zErr);
+      if( rc==SQLITE_OK ) rc = utf8ext_table_load_key(pJob->db, p, &pJob->zErr);
       if( rc==SQLITE_OK ) rc = refuse_update_triggers(pJob, p);
       if( rc==SQLITE_OK ) rc = fp_open(pJob, p);
       if( rc!=SQLITE_OK ) break;

@@ -284,9 +284,10 @@ int utf8ext_moji_repair_of(const utf8ext_table *p, int iCol,
 ** PRIMARY KEY(k COLLATE BINARY)": k=? would match both 'A' and 'a'), and a
 ** column may be in the key twice ("PRIMARY KEY(a COLLATE NOCASE, a)").
 */
-static int load_pk_collations(sqlite3 *db, utf8ext_table *p, char **pzErr){
+int utf8ext_table_load_key(sqlite3 *db, utf8ext_table *p, char **pzErr){
   sqlite3_stmt *pStmt = 0;
   int rc, nAlloc = 0;
+  if( !p->bWithoutRowid || p->nPk==0 || p->azPkColl ) return SQLITE_OK;
   rc = scan_prepare(db, sqlite3_mprintf(
       "SELECT cid, coll FROM pragma_index_xinfo((SELECT name FROM"
       " pragma_index_list(?1, ?2) WHERE origin='pk'), ?2)"
@@ -419,7 +420,6 @@ int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
     p->bWithoutRowid = bWithoutRowid;
     if( bWithoutRowid ) p->zRowid = 0;
   }
-  if( rc==SQLITE_OK && p->bWithoutRowid && p->nPk>0 ) rc = load_pk_collations(db, p, pzErr);
   sqlite3_free(aiKeyOf);
   if( rc!=SQLITE_OK ){
     utf8ext_table_free(p);

@@ -89,6 +89,14 @@ int utf8ext_moji_repair_of(const utf8ext_table *p, int iCol,
                            unsigned char **paBuf, sqlite3_int64 *pnBuf,
                            sqlite3_int64 *pnOut);
 
+/*
+** For a WITHOUT ROWID table, the parts of its key as its index compares
+** them (nPkPart, aiPkPart, azPkColl), which utf8ext_append_locator() uses:
+** read only by those that find rows by key (repair and undo), not by the
+** audit. SQLITE_OK at once for any other table, or when read already.
+*/
+int utf8ext_table_load_key(sqlite3 *db, utf8ext_table *p, char **pzErr);
+
 int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
                        int bWithoutRowid, utf8ext_table **pp, char **pzErr);
 void utf8ext_table_free(utf8ext_table *p);
