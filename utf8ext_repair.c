@@ -820,8 +820,18 @@ static int value_needs_repair(repair_job *pJob, const utf8ext_table *p,
   return r<0 ? -1 : r>0;
 }
 
+/*
+** True if UTF-16 text z[0..n) in byte order eTextEnc starts with U+FEFF.
+** SQLite takes that for a byte-order mark and drops it when such text is
+** bound, so in a UTF-16 database it could not be written back exactly.
+*/
 static int starts_with_bom(const unsigned char *z, sqlite3_int64 n,
-                           int eTextEnc);
+                           int eTextEnc){
+  if( eTextEnc==SQLITE_UTF8 || n<2 ) return 0;
+  return eTextEnc==SQLITE_UTF16LE ? (z[0]==0xFF && z[1]==0xFE)
+                                  : (z[0]==0xFE && z[1]==0xFF);
+}
+
 /*
 ** Key part k (v, read by the scan pScan) of a row to repair: in a UTF-16
 ** database a TEXT part that starts with U+FEFF cannot be bound as it is
@@ -1070,18 +1080,6 @@ static int stored_equals(sqlite3_stmt *pRow, int iCol, int eTextEnc,
 }
 
 /*
-** True if UTF-16 text z[0..n) in byte order eTextEnc starts with U+FEFF.
-** SQLite takes that for a byte-order mark and drops it when such text is
-** bound, so in a UTF-16 database it could not be written back exactly.
-*/
-static int starts_with_bom(const unsigned char *z, sqlite3_int64 n,
-                           int eTextEnc){
-  if( eTextEnc==SQLITE_UTF8 || n<2 ) return 0;
-  return eTextEnc==SQLITE_UTF16LE ? (z[0]==0xFF && z[1]==0xFE)
-                                  : (z[0]==0xFE && z[1]==0xFF);
-}
-
-/*
 ** False if UTF-8 z[0..n), written into column iCol of p, would be a key
 ** part that starts with U+FEFF in a UTF-16 database: undo binds the key as
 ** stored, and SQLite drops a leading U+FEFF from bound UTF-16 text.
@@ -1107,6 +1105,7 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
                             int *pnLastCols){
   int nLoc = locator_size(p);
   int n = r->nCol;
+  int nColLimit = sqlite3_limit(pJob->db, SQLITE_LIMIT_COLUMN, -1);
   sqlite3_stmt *pRead = 0;
   unsigned char aFp[16];      /* the row's fingerprint, when it needs one */
   unsigned char **az = 0;     /* az[2i]: original i as stored; az[2i+1]: repaired */
@@ -1122,11 +1121,10 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
 
   /* The row is read back whole by one SELECT: its key and every column
   ** changed must fit in one result (SQLITE_LIMIT_COLUMN) */
-  if( 1+p->nPk+n > sqlite3_limit(pJob->db, SQLITE_LIMIT_COLUMN, -1) ){
+  if( 1+p->nPk+n > nColLimit ){
     rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0, "a row has %d columns to"
         " repair, more than one SELECT can read back with its key"
-        " (SQLITE_LIMIT_COLUMN %d)", n,
-        sqlite3_limit(pJob->db, SQLITE_LIMIT_COLUMN, -1));
+        " (SQLITE_LIMIT_COLUMN %d)", n, nColLimit);
     goto done;
   }
 
@@ -1151,19 +1149,6 @@ static int repair_row_write(repair_job *pJob, const utf8ext_table *p,
   if( rc!=SQLITE_OK ) goto done;
   zPk = utf8ext_scan_pk_literal(p, pRead);
   if( zPk==0 ){ rc = SQLITE_NOMEM; goto done; }
-  for(k=0; p->zRowid==0 && k<p->nPk; k++){
-    const unsigned char *z;
-    sqlite3_int64 nz;
-    sqlite3_value *v = sqlite3_column_value(pRead, UTF8EXT_SCAN_KEY+k);
-    if( sqlite3_value_type(v)==SQLITE_TEXT
-     && utf8ext_stored_text(v, p->eTextEnc, &z, &nz)
-     && starts_with_bom(z, nz, p->eTextEnc) ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, p->aiPk[k], zPk, "the key starts"
-          " with U+FEFF, which SQLite drops from bound UTF-16 text, so the"
-          " row could not be found again");
-      goto done;
-    }
-  }
   for(i=0; i<n; i++){
     int c = READ_COL(p, i);
     const unsigned char *z;
@@ -1520,10 +1505,10 @@ static int undo_read_log(repair_job *pJob, const char *zTable,
 }
 
 /*
-** True if entries a and b were logged for the same row of the same table,
-** with the same fingerprint. undo_all() also asks that their ids follow
-** each other: each run's entries start after a gap in the ids, so these
-** are one run's. Two runs (a 'fix' then a 'mojibake') are undone by an
+** True if entries a and b were logged for the same row of the same table
+** by one run: the same method, time and fingerprint (undo_all() also asks
+** that their ids follow each other; each run's entries start after a gap
+** in the ids). Two runs (a 'fix' then a 'mojibake') are undone by an
 ** UPDATE each, the newer first: the older one's key may since be another
 ** row's (a key the newer run repaired), and a row found by an unstable
 ** rowid has a fingerprint per run, each of the row as its run left it.

@@ -74,10 +74,6 @@ int utf8ext_list_tables(sqlite3 *db, const char *zSchema, const char *zTable,
                         sqlite3_stmt **ppList, char **pzErr);
 
 /*
-** Load the shape of table zName of zSchema; bWithoutRowid is 1, 0 or -1
-** when unknown. *pp is freed with utf8ext_table_free().
-*/
-/*
 ** What utf8_repair(t, 'mojibake') writes for well-formed UTF-8 z[0..n) of
 ** column iCol of p, and what utf8_audit_summary counts as mojibake:
 ** utf8ext_unmojibake_buf(), but UTF-16 or UTF-32 that decodes to a number
@@ -97,6 +93,10 @@ int utf8ext_moji_repair_of(const utf8ext_table *p, int iCol,
 */
 int utf8ext_table_load_key(sqlite3 *db, utf8ext_table *p, char **pzErr);
 
+/*
+** Load the shape of table zName of zSchema; bWithoutRowid is 1, 0 or -1
+** when unknown. *pp is freed with utf8ext_table_free().
+*/
 int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
                        int bWithoutRowid, utf8ext_table **pp, char **pzErr);
 void utf8ext_table_free(utf8ext_table *p);

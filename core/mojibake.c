@@ -4132,12 +4132,9 @@ static int chain_of(const unsigned char *s, size_t n, unsigned char *out,
   ** misread four times as cp1252), and nothing is done. */
   if( depth && utf8_moji_possible(cur, len) ){
     pass_ctx x;
-    if( depth==UTF8_MOJI_MAX_DEPTH
-     && best_pass(cur, len, depth, chain[0], -1, &x) ){
-      /* the same again: misread more often; the result stays */
-    }else if( best_pass(cur, len, 0, UTF8_MOJI_CP1252, -1, &x) ){
-      return 0;
-    }
+    int more_of_same = depth==UTF8_MOJI_MAX_DEPTH
+                    && best_pass(cur, len, depth, chain[0], -1, &x);
+    if( !more_of_same && best_pass(cur, len, 0, UTF8_MOJI_CP1252, -1, &x) ) return 0;
   }
   /* Rule 3 for the whole: no C1 control the input did not have (one
   ** left by a deeper misreading that the next pass could not undo). */
