@@ -43,7 +43,7 @@ CORE_HDR += core/simd_kl.h core/simd_x86.h
 
 CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC))
 GLUE_SRC := utf8ext.c utf8ext_value.c utf8ext_scalars.c utf8ext_codepoints.c \
-            utf8ext_scan.c utf8ext_audit.c utf8ext_repair.c
+            utf8ext_scan.c utf8ext_audit.c utf8ext_job.c utf8ext_repair.c utf8ext_undo.c
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(GLUE_SRC))
 
 # ---- platform: the module's file name (ecosystem section) ---------------
@@ -70,7 +70,7 @@ $(BUILD)/core/%.o: core/%.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -c $< -o $@
 
-$(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h
+$(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h utf8ext_job.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -c $< -o $@
 
@@ -111,7 +111,7 @@ $(BUILD)/test/fix_test: test/fix_test.c test/reference.c test/reference.h $(CORE
 # directly (SQLITE_CORE), registered with sqlite3_auto_extension().
 STATIC_EXT_SRC  := $(GLUE_SRC) $(CORE_SRC)
 STATIC_EXT_DEFS := $(CORE_DEFS) -DSQLITE_CORE -Icore -I.
-STATIC_EXT_DEPS := $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h
+STATIC_EXT_DEPS := $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h utf8ext_job.h
 
 $(BUILD)/test/malloc_test: test/malloc_test.c test/testutil.h $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,213 @@
+/*
+** utf8ext_job.h - what utf8_repair (utf8ext_repair.c) and utf8_undo
+** (utf8ext_undo.c) share: one call's job, its transaction, the repair log,
+** the key and fingerprint that find a row again, and the refusals both
+** make (utf8ext_job.c). Only these three units include it.
+*/
+#ifndef UTF8EXT_JOB_H
+#define UTF8EXT_JOB_H
+
+#include "utf8ext_scan.h"
+
+/* How the job's transaction was opened (repair_job.eTxn). */
+#define JOB_TXN_NONE       0  /* not yet, or already ended */
+#define JOB_TXN_OWN        1  /* BEGIN IMMEDIATE: the call was in autocommit */
+#define JOB_TXN_SAVEPOINT  2  /* SAVEPOINT inside the user's transaction */
+
+/* How a failed call ended (repair_job.eEnd): what its message may say. */
+#define JOB_END_CLEAN      0  /* rolled back: everything as before the call */
+#define JOB_END_TXN_LOST   1  /* SQLite rolled back the user's whole transaction */
+#define JOB_END_STUCK      2  /* could not roll back: partial changes remain */
+
+/*
+** The UPDATE and the read-back of one set of columns, kept while the job
+** works on one table: rows with the same bad columns reuse them.
+*/
+#define JOB_STMT_CACHE 8
+typedef struct job_stmts job_stmts;
+struct job_stmts {
+  int *aiCol;                 /* The columns, ascending; NULL: unused */
+  int nCol;                   /* Entries in aiCol */
+  sqlite3_stmt *pUpdate;      /* UPDATE OR ABORT ... SET them ... by locator */
+  sqlite3_stmt *pRead;        /* SELECT head, them ... by locator */
+  unsigned iUsed;             /* When last used, for eviction */
+};
+
+/*
+** What one call of utf8_repair or utf8_undo is doing.
+*/
+typedef struct repair_job repair_job;
+struct repair_job {
+  sqlite3 *db;                /* The connection */
+  const char *zFunc;          /* "utf8_repair" or "utf8_undo" */
+  char *zSchema;              /* The schema worked on */
+  char *zErr;                 /* Why it failed, without the function's name */
+  /* the method (repair only) */
+  utf8_recode_enc enc;        /* The method, when bFix and bMoji are 0 */
+  int bFix;                   /* True for the 'fix' method */
+  int bMoji;                  /* True for the 'mojibake' method */
+  int bWhole;                 /* 'cp1252-whole', 'latin1-whole': every byte */
+  unsigned char *aMoji;       /* bMoji: scratch for utf8_unmojibake() */
+  sqlite3_int64 nMoji;        /* Its size */
+  const char *zMethod;        /* The method's name, as the log keeps it */
+  /* progress */
+  sqlite3_int64 nChanged;     /* Values changed (or restored) so far */
+  /* the log */
+  int bLog;                   /* True once the log exists in the job */
+  sqlite3_stmt *pLogCreate;   /* CREATE TABLE of the log, when it was absent */
+  sqlite3_stmt *pLogInsert;   /* INSERT INTO the log */
+  sqlite3_int64 iNextId;      /* The id of this run's next log row */
+  char *zAt;                  /* The run's time, every log row's at */
+  /* the transaction */
+  sqlite3_stmt *pRescue;      /* A write that changes nothing (job_rollback) */
+  int eTxn;                   /* JOB_TXN_* */
+  int bAutocommit;            /* True if no transaction was open before */
+  int bForeignKeys;           /* PRAGMA foreign_keys was on */
+  int nDeferredBefore;        /* SQLITE_DBSTATUS_DEFERRED_FKS before (0, 1) */
+  sqlite3_int64 nFkBefore;    /* Violations PRAGMA foreign_key_check saw
+                              ** before, when nDeferredBefore (else -1) */
+  int eEnd;                   /* JOB_END_*, once a failed call has ended */
+  /* the table at hand */
+  sqlite3_stmt **apFp;        /* Reads a row for its fingerprint, by pass */
+  int nFp;                    /* Entries in apFp; 0: rows need none */
+  job_stmts aStmt[JOB_STMT_CACHE]; /* UPDATE and read-back by column set */
+  unsigned iTick;             /* Uses of aStmt so far */
+};
+
+/* ---- errors ---------------------------------------------------------- */
+
+/* Set pJob->zErr from a printf format (a first message is kept). */
+int jobError(repair_job *pJob, int rc, const char *zFormat, ...);
+/* Set pJob->zErr to the connection's message for rc. */
+int jobSqlError(repair_job *pJob, int rc);
+/* jobError() with "table "t", column "c", row <key>: " before it; iCol<0
+** leaves out the column, zPk NULL the row. */
+int jobErrorAt(repair_job *pJob, int rc, const utf8ext_table *p, int iCol,
+               const char *zPk, const char *zFormat, ...);
+
+/* ---- statements ------------------------------------------------------- */
+
+/* Prepare zSql (from sqlite3_mprintf, freed here). */
+int jobPrepare(repair_job *pJob, char *zSql, sqlite3_stmt **pp);
+/* Run one statement of SQL that returns no rows (or rows to ignore). */
+int jobExec(repair_job *pJob, const char *zSql);
+/*
+** Step a statement that writes to its end: SQLITE_DONE, never SQLITE_ROW
+** (PRAGMA count_changes makes an UPDATE return a row). Returns SQLITE_OK
+** or the error code; the statement is reset either way.
+*/
+int jobStepWrite(sqlite3_stmt *pStmt);
+
+/*
+** "UPDATE OR ABORT t SET c1=?1, ... WHERE <locator from ?n+1>" for the
+** columns aiCol[0..n).
+*/
+int job_prepare_update(repair_job *pJob, const utf8ext_table *p,
+                       const int *aiCol, int n, sqlite3_stmt **pp);
+/*
+** "SELECT rowid, key parts, c1, ... FROM t WHERE <locator>" for the
+** columns aiCol[0..n): column aiCol[i] is result column UTF8EXT_SCAN_COL(p, i).
+*/
+int job_prepare_read(repair_job *pJob, const utf8ext_table *p,
+                     const int *aiCol, int n, sqlite3_stmt **pp);
+/*
+** The UPDATE and the read-back (as above) of the columns aiCol[0..n) of
+** p, from the job's cache or prepared; job_statements_clear() finalizes
+** them all (when the job moves to another table, and at its end).
+*/
+int job_statements(repair_job *pJob, const utf8ext_table *p, const int *aiCol,
+                   int n, sqlite3_stmt **ppUpdate, sqlite3_stmt **ppRead);
+void job_statements_clear(repair_job *pJob);
+/* Step pRead (bound to a locator) to its one row, else an error on zPk. */
+int job_read_one_row(repair_job *pJob, const utf8ext_table *p,
+                     sqlite3_stmt *pRead, const char *zPk);
+/* True if column iCol of pRow stores exactly z[0..n) as TEXT. */
+int job_stored_equals(sqlite3_stmt *pRow, int iCol, int eTextEnc,
+                      const void *z, sqlite3_int64 n);
+/* Copy z[0..n) into a new buffer (at least one byte, so never NULL). */
+unsigned char *job_copy_bytes(const void *z, sqlite3_int64 n);
+
+/* ---- the call: begin, end, result ------------------------------------ */
+
+/*
+** Start the job on pJob->zSchema: refuse a call from inside a statement
+** that writes and a journal that cannot roll back, open the transaction
+** (BEGIN IMMEDIATE in autocommit, so busy_timeout applies; else a
+** savepoint), take the write lock and make sure the log exists (bCreateLog;
+** else *pbNoLog is set when there is none and nothing needs doing).
+*/
+int job_begin(repair_job *pJob, int bCreateLog, int *pbNoLog);
+/*
+** End the job: with rc SQLITE_OK and values changed, check deferred
+** foreign keys, then COMMIT or RELEASE; otherwise (or if that fails) roll
+** everything back. Returns the outcome's code.
+*/
+int job_end(repair_job *pJob, int rc);
+/*
+** Report the outcome on ctx: the count, or the error with the function's
+** name and what became of the database. Frees the job's strings.
+*/
+void job_result(sqlite3_context *ctx, repair_job *pJob, int rc);
+/* The text of name argument v (TABLE or SCHEMA) into *pz, NULL for NULL. */
+int job_name_arg(repair_job *pJob, sqlite3_value *v, const char *zArg,
+                 const char **pz);
+
+/* ---- the log ----------------------------------------------------------- */
+
+/* 1 if the log exists in the job's schema, 0 if not; a lookalike is an error. */
+int log_exists(repair_job *pJob, int *pbExists);
+/* Prepare the log's INSERT and this run's ids and time. */
+int log_open(repair_job *pJob);
+
+/* ---- keys and fingerprints ------------------------------------------------ */
+
+/* Key part types in the log's key column. */
+#define KEY_NULL  'N'
+#define KEY_INT   'I'
+#define KEY_FLOAT 'F'
+#define KEY_TEXT  'T'
+#define KEY_BLOB  'B'
+
+/* Append the value v as one key part (see THE LOG in utf8ext_repair.c). */
+void key_append(sqlite3_str *s, sqlite3_value *v, int eTextEnc);
+/*
+** Bind the nPart key parts encoded in z[0..n) to pStmt from parameter
+** iParam on. SQLITE_CORRUPT when the encoding is not one utf8_repair wrote.
+*/
+int key_bind(sqlite3_stmt *pStmt, int iParam, const unsigned char *z,
+             sqlite3_int64 n, int nPart, int eTextEnc);
+
+/* Bytes of a fingerprint as the log keeps it: the hash, then the number of
+** the table's columns it covers (4 bytes, most significant first). */
+#define FP_HASH_BYTES 16
+#define FP_BYTES      20
+
+/* Prepare the fingerprint reads for p (none when its rowid is stable). */
+int fp_open(repair_job *pJob, const utf8ext_table *p);
+void fp_close(repair_job *pJob);
+/*
+** The fingerprint of the row of p with rowid iRowid over its first nCol
+** columns (as many as the table had when the log row was written) into
+** out[FP_HASH_BYTES].
+*/
+int row_fingerprint(repair_job *pJob, const utf8ext_table *p,
+                    sqlite3_int64 iRowid, int nCol, unsigned char *out);
+
+/* ---- refusals ---------------------------------------------------------- */
+
+/* Refuse a table with a trigger that fires on UPDATE. */
+int refuse_update_triggers(repair_job *pJob, const utf8ext_table *p);
+/*
+** With foreign keys on, *pazWhy (p->nCol entries, NULL each where there is
+** nothing to say; the array itself NULL when foreign keys are off) gets,
+** for each column that another table references with ON UPDATE CASCADE,
+** SET NULL or SET DEFAULT, why a change of it is refused: undo could not
+** bring the child back. Read once per table; freed by fk_free().
+*/
+int fk_update_actions(repair_job *pJob, const utf8ext_table *p,
+                      char ***pazWhy);
+void fk_free(char **azWhy, int nCol);
+/* Refuse a table whose rows cannot be found again by value. */
+int refuse_unlocatable(repair_job *pJob, const utf8ext_table *p);
+
+#endif /* UTF8EXT_JOB_H */
