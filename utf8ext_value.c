@@ -264,18 +264,66 @@ void utf8ext_append_escaped(sqlite3_str *p, const unsigned char *z,
   }
 }
 
+/*
+** The length of the prefix of z[0..n) that ends at a character boundary
+** and is at most nMax bytes: continuation bytes (10xxxxxx) at the cut are
+** given back to the character they belong to (at most 3 of them).
+*/
+static size_t utf8_prefix(const char *z, size_t n, size_t nMax){
+  size_t k, i;
+  if( n<=nMax ) return n;
+  k = nMax;
+  for(i=0; i<3 && k>0 && ((unsigned char)z[k] & 0xC0)==0x80; i++) k--;
+  if( k>0 && ((unsigned char)z[k] & 0xC0)==0x80 ) k = nMax;  /* not UTF-8 */
+  return k;
+}
+
+char *utf8ext_message_fit(sqlite3 *db, char *z){
+  int iLimit;
+  size_t n, nMax, k;
+  if( z==0 || db==0 ) return z;
+  iLimit = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1);
+  n = strlen(z);
+  /* SQLite copies the message with its own printf, which needs room for
+  ** the terminating NUL under the limit: at most iLimit-1 bytes */
+  if( iLimit<1 || n<(size_t)iLimit ) return z;
+  nMax = (size_t)iLimit - 1;
+  if( nMax>=3+16 ){
+    /* "..." says it was cut; only when enough of the message is left */
+    k = utf8_prefix(z, n, nMax-3);
+    memcpy(z+k, "...", 4);
+  }else{
+    k = utf8_prefix(z, n, nMax);
+    z[k] = 0;
+  }
+  return z;
+}
+
+void utf8ext_result_error(sqlite3_context *ctx, const char *zMsg, int rc){
+  char *zCopy;
+  if( zMsg==0 || rc==SQLITE_NOMEM ){
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  zCopy = sqlite3_mprintf("%s", zMsg);
+  if( zCopy==0 ){
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  utf8ext_message_fit(sqlite3_context_db_handle(ctx), zCopy);
+  sqlite3_result_error(ctx, zCopy, -1);
+  sqlite3_free(zCopy);
+  if( rc!=SQLITE_OK && rc!=SQLITE_ERROR ) sqlite3_result_error_code(ctx, rc);
+}
+
 void utf8ext_result_errorf(sqlite3_context *ctx, const char *zFormat, ...){
   va_list ap;
   char *zMsg;
   va_start(ap, zFormat);
   zMsg = sqlite3_vmprintf(zFormat, ap);
   va_end(ap);
-  if( zMsg==0 ){
-    sqlite3_result_error_nomem(ctx);
-  }else{
-    sqlite3_result_error(ctx, zMsg, -1);
-    sqlite3_free(zMsg);
-  }
+  utf8ext_result_error(ctx, zMsg, SQLITE_ERROR);
+  sqlite3_free(zMsg);
 }
 
 /*
