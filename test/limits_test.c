@@ -193,7 +193,7 @@ static void test_length_limit(sqlite3 *db){
 }
 
 /*
-** 2024-06 (1b): error messages under a low SQLITE_LIMIT_LENGTH. SQLite
+** 2026-11-28 (1b): error messages under a low SQLITE_LIMIT_LENGTH. SQLite
 ** drops a function's error message longer than the limit (the statement
 ** fails with no text, or with "string or blob too big"); the extension
 ** cuts its messages to fit, so each still starts with the function's
