@@ -99,12 +99,19 @@ void utf8ext_append_hex(sqlite3_str *p, const unsigned char *z,
 
 /*
 ** Append v to p as an SQL literal that compares equal to it (for people to
-** read and paste: the extension never runs one). Integers and blobs as
-** quote() writes them, a REAL with all 17 digits and an infinity as 9e999,
-** TEXT quoted, or CAST(X'...' AS TEXT) when it is not well-formed or holds
-** a NUL (in a UTF-16 database the hex is of the stored UTF-16).
+** read and paste). Integers and blobs as quote() writes them, TEXT quoted,
+** or CAST(X'...' AS TEXT) when it is not well-formed or holds a NUL (in a
+** UTF-16 database the hex is of the stored UTF-16). A REAL with all 17
+** digits, correctly rounded by the C library, when db's SQLite parses
+** that back to the same double (it runs "SELECT <literal>" on db to
+** know); else, as SQLite 3.40's parser is not correctly rounded for tiny
+** numbers, an expression it computes exactly, such as
+** (1.2345678901234567e-290/4611686018427387904) (2^62, an integer: the
+** division by a power of two is exact); an infinity as 9e999 or -9e999.
+** db NULL skips the check (the 17 digits are written).
 */
-void utf8ext_append_literal(sqlite3_str *p, sqlite3_value *v, int eTextEnc);
+void utf8ext_append_literal(sqlite3_str *p, sqlite3_value *v, int eTextEnc,
+                            sqlite3 *db);
 
 /*
 ** Append the name z[0..n) to p for an error message: its well-formed

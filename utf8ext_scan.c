@@ -502,7 +502,7 @@ char *utf8ext_scan_pk_literal(const utf8ext_table *p, sqlite3_stmt *pRow){
   for(i=0; i<nKey; i++){
     if( i>0 ) sqlite3_str_appendall(s, ", ");
     utf8ext_append_literal(s, sqlite3_column_value(pRow, iFirst+i),
-                           p->eTextEnc);
+                           p->eTextEnc, sqlite3_db_handle(pRow));
   }
   if( nKey>1 ) sqlite3_str_appendall(s, ")");
   if( sqlite3_str_errcode(s)!=SQLITE_OK ){
