@@ -99,12 +99,19 @@ void utf8ext_append_hex(sqlite3_str *p, const unsigned char *z,
 
 /*
 ** Append v to p as an SQL literal that compares equal to it (for people to
-** read and paste: the extension never runs one). Integers and blobs as
-** quote() writes them, a REAL with all 17 digits and an infinity as 9e999,
-** TEXT quoted, or CAST(X'...' AS TEXT) when it is not well-formed or holds
-** a NUL (in a UTF-16 database the hex is of the stored UTF-16).
+** read and paste). Integers and blobs as quote() writes them, TEXT quoted,
+** or CAST(X'...' AS TEXT) when it is not well-formed or holds a NUL (in a
+** UTF-16 database the hex is of the stored UTF-16). A REAL with all 17
+** digits, correctly rounded by the C library, when db's SQLite parses
+** that back to the same double (it runs "SELECT <literal>" on db to
+** know); else, as SQLite 3.40's parser is not correctly rounded for tiny
+** numbers, an expression it computes exactly, such as
+** (1.2345678901234567e-290/4611686018427387904) (2^62, an integer: the
+** division by a power of two is exact); an infinity as 9e999 or -9e999.
+** db NULL skips the check (the 17 digits are written).
 */
-void utf8ext_append_literal(sqlite3_str *p, sqlite3_value *v, int eTextEnc);
+void utf8ext_append_literal(sqlite3_str *p, sqlite3_value *v, int eTextEnc,
+                            sqlite3 *db);
 
 /*
 ** Append the name z[0..n) to p for an error message: its well-formed
@@ -114,7 +121,33 @@ void utf8ext_append_literal(sqlite3_str *p, sqlite3_value *v, int eTextEnc);
 void utf8ext_append_escaped(sqlite3_str *p, const unsigned char *z,
                             sqlite3_int64 n);
 
-/* Set "<message>" from a printf format as ctx's error; NOMEM if it fails. */
+/*
+** Error messages and SQLITE_LIMIT_LENGTH. SQLite drops an error message
+** that is not shorter than the connection's SQLITE_LIMIT_LENGTH (the
+** statement then fails with no text, or with "string or blob too big"),
+** so every message the extension sets goes through one of these, which
+** cut it to fit. Each message starts with the function's name
+** ("utf8_fix: ..."), and so the name survives any limit above its length.
+**
+** utf8ext_message_fit(db, z) cuts the NUL-terminated z in place to at
+** most SQLITE_LIMIT_LENGTH-1 bytes: at a character boundary (z is
+** well-formed UTF-8, as utf8ext_append_escaped makes names), ending in
+** "..." when the cut leaves room for it. Returns z; z may be NULL. Use it
+** on a message for pVtab->zErrMsg or *pzErr, which SQLite copies under
+** the same limit.
+**
+** utf8ext_result_error(ctx, zMsg, rc) sets zMsg (not freed; copied),
+** cut as above, as ctx's error with result code rc: SQLITE_ERROR (or 0)
+** leaves SQLite's default, SQLITE_NOMEM reports out of memory without
+** zMsg, any other code is set with sqlite3_result_error_code after the
+** text. zMsg NULL is out of memory. This is the one way every unit sets a
+** function's error (utf8_repair and utf8_undo included).
+**
+** utf8ext_result_errorf(ctx, zFormat, ...) formats the message and sets
+** it as utf8ext_result_error(ctx, zMsg, SQLITE_ERROR) does.
+*/
+char *utf8ext_message_fit(sqlite3 *db, char *z);
+void utf8ext_result_error(sqlite3_context *ctx, const char *zMsg, int rc);
 void utf8ext_result_errorf(sqlite3_context *ctx, const char *zFormat, ...);
 
 /*

@@ -165,8 +165,8 @@ static void fixFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     rc = arg_bytes(ctx, argv[1], &w.r, &rlen);
     if( rc<0 ) return;
     if( rc>0 && !utf8_is_valid(w.r, (size_t)rlen) ){
-      sqlite3_result_error(ctx,
-          "utf8_fix: the replacement R is not well-formed UTF-8", -1);
+      utf8ext_result_error(ctx,
+          "utf8_fix: the replacement R is not well-formed UTF-8", SQLITE_ERROR);
       return;
     }
     if( argc>=3 && parse_rule(ctx, argv[2], &rule)<0 ) return;

@@ -229,6 +229,37 @@ static int table_has_rowid(sqlite3 *db, const utf8ext_table *p,
   return SQLITE_OK;
 }
 
+/*
+** Whether table p, whose columns take every name of the rowid (so no name
+** can be tried), has a rowid: its PRIMARY KEY's index (origin 'pk') ends
+** with the rowid (cid -1) in a rowid table and never in a WITHOUT ROWID
+** one, whose key index holds the table's other columns instead. A table
+** with a key but no such index is a rowid table (INTEGER PRIMARY KEY);
+** one without a key is never WITHOUT ROWID. SQLITE_OK with *pbHas set, or
+** the error.
+*/
+static int table_has_rowid_by_key(sqlite3 *db, const utf8ext_table *p,
+                                  int *pbHas, char **pzErr){
+  sqlite3_stmt *pStmt = 0;
+  int rc = scan_prepare(db, sqlite3_mprintf(
+      "SELECT count(*), sum(x.cid=-1) FROM pragma_index_list(?1, ?2) AS l,"
+      " pragma_index_xinfo(l.name, ?2) AS x WHERE l.origin='pk'"), &pStmt,
+      pzErr);
+  if( rc!=SQLITE_OK ) return rc;
+  sqlite3_bind_text(pStmt, 1, p->zFrom, -1, SQLITE_STATIC);
+  sqlite3_bind_text(pStmt, 2, p->zSchema, -1, SQLITE_STATIC);
+  rc = sqlite3_step(pStmt);
+  if( rc==SQLITE_ROW ){
+    *pbHas = p->nPk==0 || sqlite3_column_int(pStmt, 0)==0
+          || sqlite3_column_int(pStmt, 1)>0;
+    rc = SQLITE_OK;
+  }else if( rc!=SQLITE_NOMEM ){
+    rc = scan_sql_error(db, rc, pzErr);
+  }
+  sqlite3_finalize(pStmt);
+  return rc;
+}
+
 /* Does zType hold zWord (upper case), in any case? */
 static int type_has(const char *zType, const char *zWord){
   size_t n = strlen(zWord);
@@ -413,7 +444,8 @@ int utf8ext_table_load(sqlite3 *db, const char *zSchema, const char *zName,
       if( p->zRowid ){
         rc = table_has_rowid(db, p, p->zRowid, &bHas);
       }else if( p->nPk>0 ){
-        rc = table_has_rowid(db, p, "rowid", &bHas);
+        /* every name is a column's: "rowid" would find the column */
+        rc = table_has_rowid_by_key(db, p, &bHas, pzErr);
       }
       bWithoutRowid = !bHas;
     }
@@ -502,7 +534,7 @@ char *utf8ext_scan_pk_literal(const utf8ext_table *p, sqlite3_stmt *pRow){
   for(i=0; i<nKey; i++){
     if( i>0 ) sqlite3_str_appendall(s, ", ");
     utf8ext_append_literal(s, sqlite3_column_value(pRow, iFirst+i),
-                           p->eTextEnc);
+                           p->eTextEnc, sqlite3_db_handle(pRow));
   }
   if( nKey>1 ) sqlite3_str_appendall(s, ")");
   if( sqlite3_str_errcode(s)!=SQLITE_OK ){

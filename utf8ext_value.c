@@ -8,6 +8,7 @@
 #include "mojibake.h"
 
 #include <float.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -201,7 +202,82 @@ static void append_text_cast(sqlite3_str *p, const unsigned char *z,
   sqlite3_str_appendall(p, "' AS TEXT)");
 }
 
-void utf8ext_append_literal(sqlite3_str *p, sqlite3_value *v, int eTextEnc){
+/*
+** 1 if the SQL expression z, run as "SELECT z" on db, gives exactly the
+** double r (bit for bit); 0 if not, or if it cannot be run.
+*/
+static int sqlite_reads_back(sqlite3 *db, const char *z, double r){
+  sqlite3_stmt *pStmt = 0;
+  char *zSql = sqlite3_mprintf("SELECT %s", z);
+  double got;
+  int ok = 0;
+  if( zSql==0 ) return 0;
+  if( sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0)==SQLITE_OK
+   && sqlite3_step(pStmt)==SQLITE_ROW
+   && sqlite3_column_type(pStmt, 0)==SQLITE_FLOAT ){
+    got = sqlite3_column_double(pStmt, 0);
+    ok = memcmp(&got, &r, sizeof(r))==0;
+  }
+  sqlite3_finalize(pStmt);
+  sqlite3_free(zSql);
+  return ok;
+}
+
+/*
+** Write the finite double r into z (nz bytes) as a literal: C's correctly
+** rounded %.17g, with ".0" when it would read as an integer.
+*/
+static void real_digits(char *z, size_t nz, double r){
+  snprintf(z, nz, "%.17g", r);
+  if( strpbrk(z, ".eEnN")==0 && strlen(z)+3<=nz ) strcat(z, ".0");
+}
+
+/*
+** Append the finite double r as a literal that SQLite on db parses back
+** to r exactly (see utf8ext_append_literal). The scaled forms: r is
+** y/2^(62k) or y*2^(62k), y = r scaled by a power of two (exact) into the
+** range SQLite parses well, and each division or product by the integer
+** 4611686018427387904 (2^62) is exact, since every step's value is r
+** times a power of two that is representable.
+*/
+static void append_real(sqlite3_str *p, double r, sqlite3 *db){
+  char z[48], zExpr[48 + 4*21];
+  double y;
+  int k, e;
+  if( r==0.0 ){
+    sqlite3_str_appendall(p, "0.0");   /* -0.0 too: it equals 0.0 */
+    return;
+  }
+  real_digits(z, sizeof(z), r);
+  if( db==0 || sqlite_reads_back(db, z, r) ){
+    sqlite3_str_appendall(p, z);
+    return;
+  }
+  /* e: scale up (a small r) or down (a large one); no libm needed */
+  e = r<1.0 && r>-1.0 ? -1 : 1;
+  y = r;
+  for(k=1; k<=4; k++){
+    int i;
+    if( e<0 ){ y *= 4611686018427387904.0; }else{ y /= 4611686018427387904.0; }
+    if( y==0.0 || y>DBL_MAX || y< -DBL_MAX ) break;
+    real_digits(z, sizeof(z), y);
+    snprintf(zExpr, sizeof(zExpr), "(%s", z);
+    for(i=0; i<k; i++){
+      strcat(zExpr, e<0 ? "/4611686018427387904" : "*4611686018427387904");
+    }
+    strcat(zExpr, ")");
+    if( sqlite_reads_back(db, zExpr, r) ){
+      sqlite3_str_appendall(p, zExpr);
+      return;
+    }
+  }
+  /* not reached with the SQLite versions tested: the closest digits */
+  real_digits(z, sizeof(z), r);
+  sqlite3_str_appendall(p, z);
+}
+
+void utf8ext_append_literal(sqlite3_str *p, sqlite3_value *v, int eTextEnc,
+                            sqlite3 *db){
   const unsigned char *z;
   sqlite3_int64 n;
   double r;
@@ -216,7 +292,7 @@ void utf8ext_append_literal(sqlite3_str *p, sqlite3_value *v, int eTextEnc){
       }else if( r< -DBL_MAX ){
         sqlite3_str_appendall(p, "-9e999");
       }else{
-        sqlite3_str_appendf(p, "%!.17g", r);
+        append_real(p, r, db);
       }
       break;
     case SQLITE_TEXT:
@@ -264,18 +340,66 @@ void utf8ext_append_escaped(sqlite3_str *p, const unsigned char *z,
   }
 }
 
+/*
+** The length of the prefix of z[0..n) that ends at a character boundary
+** and is at most nMax bytes: continuation bytes (10xxxxxx) at the cut are
+** given back to the character they belong to (at most 3 of them).
+*/
+static size_t utf8_prefix(const char *z, size_t n, size_t nMax){
+  size_t k, i;
+  if( n<=nMax ) return n;
+  k = nMax;
+  for(i=0; i<3 && k>0 && ((unsigned char)z[k] & 0xC0)==0x80; i++) k--;
+  if( k>0 && ((unsigned char)z[k] & 0xC0)==0x80 ) k = nMax;  /* not UTF-8 */
+  return k;
+}
+
+char *utf8ext_message_fit(sqlite3 *db, char *z){
+  int iLimit;
+  size_t n, nMax, k;
+  if( z==0 || db==0 ) return z;
+  iLimit = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1);
+  n = strlen(z);
+  /* SQLite copies the message with its own printf, which needs room for
+  ** the terminating NUL under the limit: at most iLimit-1 bytes */
+  if( iLimit<1 || n<(size_t)iLimit ) return z;
+  nMax = (size_t)iLimit - 1;
+  if( nMax>=3+16 ){
+    /* "..." says it was cut; only when enough of the message is left */
+    k = utf8_prefix(z, n, nMax-3);
+    memcpy(z+k, "...", 4);
+  }else{
+    k = utf8_prefix(z, n, nMax);
+    z[k] = 0;
+  }
+  return z;
+}
+
+void utf8ext_result_error(sqlite3_context *ctx, const char *zMsg, int rc){
+  char *zCopy;
+  if( zMsg==0 || rc==SQLITE_NOMEM ){
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  zCopy = sqlite3_mprintf("%s", zMsg);
+  if( zCopy==0 ){
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  utf8ext_message_fit(sqlite3_context_db_handle(ctx), zCopy);
+  sqlite3_result_error(ctx, zCopy, -1);
+  sqlite3_free(zCopy);
+  if( rc!=SQLITE_OK && rc!=SQLITE_ERROR ) sqlite3_result_error_code(ctx, rc);
+}
+
 void utf8ext_result_errorf(sqlite3_context *ctx, const char *zFormat, ...){
   va_list ap;
   char *zMsg;
   va_start(ap, zFormat);
   zMsg = sqlite3_vmprintf(zFormat, ap);
   va_end(ap);
-  if( zMsg==0 ){
-    sqlite3_result_error_nomem(ctx);
-  }else{
-    sqlite3_result_error(ctx, zMsg, -1);
-    sqlite3_free(zMsg);
-  }
+  utf8ext_result_error(ctx, zMsg, SQLITE_ERROR);
+  sqlite3_free(zMsg);
 }
 
 /*

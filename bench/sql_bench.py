@@ -22,8 +22,26 @@ the ratio of the medians. Nothing here asserts anything about time.
     utf8_repair('w')                          vs  UPDATE w SET c = utf8_fix(c), ... WHERE NOT ...
     utf8_repair('w', 'mojibake')              vs  UPDATE w SET c = utf8_unmojibake(c), ...
                                                   WHERE utf8_mojibake(c0) IS NOT NULL OR ...
+    utf8_undo('w') (set-up: a repaired copy)  vs  the same UPDATE w SET c = utf8_fix(c), ...
+                                                  (the undo should be no slower than the repair)
+  The audit's count(*), utf8_repair('w'), utf8_undo('w') and the plain
+  UPDATE also print their peak memory: the largest peak RSS over the runs
+  of that one sqlite3 shell process (its VmHWM, which it prints last; the
+  ru_maxrss of os.wait4 would include the size of this Python process, see
+  run_measured).
 
-BENCH_ONLY=table runs only the table figures.
+  a large table, 20,000,000 rows of one ill-formed TEXT value each (about
+  20 bytes, a Latin-1 byte in it), built once by one INSERT ... SELECT from
+  a recursive CTE (journal_mode=OFF and synchronous=OFF for the set-up
+  only); each statement runs once, in this order on the same table, with
+  its time and peak memory:
+    SELECT count(*) FROM utf8_audit('g'), utf8_repair('g'), utf8_undo('g')
+    (which puts the table back), then the plain UPDATE g SET v = utf8_fix(v)
+    WHERE NOT utf8_valid(v). It is slow (minutes) and needs several GB of
+    disk in the temporary directory (the repair's log holds every original).
+
+BENCH_ONLY=table runs only the table figures, BENCH_ONLY=big only the large
+table. BENCH_BIG_ROWS=N makes the large table N rows (0 leaves it out).
 """
 import os, random, re, sqlite3, statistics, subprocess, sys, tempfile
 
@@ -51,28 +69,62 @@ def misread(s):
                    for b in s.encode())
 
 
+def run_measured(db, sql):
+    """Run sql in its own sqlite3 shell process with .timer on. Returns
+    (real seconds of the last statement, that process's peak RSS in KiB,
+    its output without the timer and memory lines). The script is read
+    from a file and the output written to one; the child is reaped with
+    os.wait4. Its ru_maxrss is not used as it stands: Linux carries the
+    peak of the memory the process had before exec (a copy of this Python
+    process, some tens of MB) into it, so every small figure would read
+    the same. The shell's last command prints its own VmHWM instead (the
+    peak RSS of the memory made at exec: the sqlite3 shell's alone);
+    ru_maxrss is the fallback where /proc has no VmHWM."""
+    with tempfile.TemporaryFile("w+") as fin, tempfile.TemporaryFile("w+") as fout, \
+            tempfile.TemporaryFile("w+") as ferr:
+        fin.write(".load %s\n.timer on\n%s\n.timer off\n"
+                  ".system grep VmHWM /proc/$PPID/status 2>/dev/null\n" % (EXT, sql))
+        fin.flush()
+        fin.seek(0)
+        p = subprocess.Popen([SHELL, "-batch", db], stdin=fin, stdout=fout, stderr=ferr)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        fout.seek(0)
+        ferr.seek(0)
+        out, err = fout.read(), ferr.read()
+    if p.returncode != 0 or err.strip():
+        sys.exit("sql_bench: %s failed: %s" % (sql, err.strip()))
+    times = re.findall(r"Run Time: real ([0-9.]+)", out)
+    hwm = re.findall(r"VmHWM:\s*([0-9]+) kB", out)
+    rest = "\n".join(l for l in out.splitlines()
+                     if not l.startswith("Run Time:") and not l.startswith("VmHWM:"))
+    return float(times[-1]), int(hwm[-1]) if hwm else ru.ru_maxrss, rest.strip()
+
+
 def run_timed(db, sql):
     """Run sql in the shell with .timer on; return the real seconds."""
-    p = subprocess.run([SHELL, "-batch", db],
-                       input=".load %s\n.timer on\n%s\n" % (EXT, sql),
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit("sql_bench: %s failed: %s" % (sql, p.stderr.strip()))
-    times = re.findall(r"Run Time: real ([0-9.]+)", p.stdout)
-    return float(times[-1])
+    return run_measured(db, sql)[0]
 
 
-def pair(db, name_a, sql_a, name_b, sql_b, setup_a=None, setup_b=None):
-    """Interleave a and b; print medians and the ratio b/a (a's speed vs b's)."""
-    ta, tb = [], []
+def pair(db, name_a, sql_a, name_b, sql_b, setup_a=None, setup_b=None, rss=False):
+    """Interleave a and b; print medians and the ratio b/a (a's speed vs b's);
+    with rss, each one's peak memory too (the largest over the runs)."""
+    ta, tb, ra, rb = [], [], [], []
     for _ in range(REPS):
         if setup_a: run_timed(db, setup_a)
-        ta.append(run_timed(db, sql_a))
+        t, r, _ = run_measured(db, sql_a)
+        ta.append(t)
+        ra.append(r)
         if setup_b: run_timed(db, setup_b)
-        tb.append(run_timed(db, sql_b))
+        t, r, _ = run_measured(db, sql_b)
+        tb.append(t)
+        rb.append(r)
     ma, mb = statistics.median(ta), statistics.median(tb)
-    print("  %-48s %9.3f s" % (name_a, ma))
-    print("  %-48s %9.3f s" % (name_b, mb))
+    for name, m, r in ((name_a, ma, ra), (name_b, mb, rb)):
+        if rss:
+            print("  %-48s %9.3f s  %9d KiB peak RSS" % (name, m, max(r)))
+        else:
+            print("  %-48s %9.3f s" % (name, m))
     print("  %-48s %9.2fx" % ("speed ratio (first / second)", mb / ma if ma else float("inf")))
     return ma, mb
 
@@ -100,14 +152,19 @@ def table_figures(db, rng):
     run_timed(db, fresh)
     baseline = "SELECT count(*) FROM w WHERE NOT (%s);" % all_valid
     pair(db, "SELECT count(*) FROM utf8_audit('w')", "SELECT count(*) FROM utf8_audit('w');",
-         "count(*) WHERE NOT (utf8_valid(c0) AND ...)", baseline)
+         "count(*) WHERE NOT (utf8_valid(c0) AND ...)", baseline, rss=True)
     pair(db, "SELECT count(*) FROM utf8_audit_summary('w')",
          "SELECT count(*) FROM utf8_audit_summary('w');",
          "count(*) WHERE NOT (utf8_valid(c0) AND ...)", baseline)
+    plain_fix = "UPDATE w SET %s WHERE NOT (%s);" % (
+        ", ".join("%s = utf8_fix(%s)" % (c, c) for c in cols), all_valid)
     pair(db, "SELECT utf8_repair('w') (logs each original)", "SELECT utf8_repair('w');",
-         "UPDATE w SET c = utf8_fix(c), ... WHERE NOT ...",
-         "UPDATE w SET %s WHERE NOT (%s);" % (", ".join("%s = utf8_fix(%s)" % (c, c) for c in cols), all_valid),
-         setup_a=fresh, setup_b=fresh)
+         "UPDATE w SET c = utf8_fix(c), ... WHERE NOT ...", plain_fix,
+         setup_a=fresh, setup_b=fresh, rss=True)
+    # the undo of a repaired copy, against the same plain UPDATE
+    pair(db, "SELECT utf8_undo('w') (of a repaired copy)", "SELECT utf8_undo('w');",
+         "UPDATE w SET c = utf8_fix(c), ... WHERE NOT ...", plain_fix,
+         setup_a=fresh + " SELECT utf8_repair('w');", setup_b=fresh, rss=True)
     run_timed(db, fresh)
     pair(db, "sum(bad), sum(mojibake) FROM utf8_audit_summary",
          "SELECT sum(bad), sum(mojibake) FROM utf8_audit_summary('w');",
@@ -121,13 +178,44 @@ def table_figures(db, rng):
          setup_a=fresh, setup_b=fresh)
 
 
+def big_figures(db, rows):
+    """One table of `rows` rows, one ill-formed value each: each statement
+    once, its time and peak memory. The statements follow each other on the
+    same table (the undo puts back what the repair changed), so it is built
+    only once."""
+    if os.path.exists(db):
+        os.remove(db)
+    print("\n%s rows of one ill-formed TEXT value each (~21 bytes, a Latin-1 byte"
+          " in it), each statement once" % format(rows, ","))
+    # 'row 0000000001' || x'E9' || ' cafe.': 21 bytes, the E9 alone is ill-formed
+    t, r, _ = run_measured(db, """PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
+CREATE TABLE g(v TEXT);
+WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM s WHERE i < %d)
+INSERT INTO g SELECT 'row ' || printf('%%010d', i) || CAST(x'E9' AS TEXT) || ' cafe.' FROM s;""" % rows)
+    print("  %-48s %9.3f s  %9d KiB peak RSS" % ("set-up: INSERT ... SELECT (journal off)", t, r))
+    for name, sql in (
+            ("SELECT count(*) FROM utf8_audit('g')", "SELECT count(*) FROM utf8_audit('g');"),
+            ("SELECT utf8_repair('g') (logs each original)", "SELECT utf8_repair('g');"),
+            ("SELECT utf8_undo('g')", "SELECT utf8_undo('g');"),
+            ("UPDATE g SET v = utf8_fix(v) WHERE NOT ...",
+             "UPDATE g SET v = utf8_fix(v) WHERE NOT utf8_valid(v); SELECT changes();")):
+        t, r, out = run_measured(db, sql)
+        print("  %-48s %9.3f s  %9d KiB peak RSS  (%s rows)" % (name, t, r, out.splitlines()[-1]))
+    os.remove(db)
+
+
 def main():
     rng = random.Random(42)
     tmp = tempfile.mkdtemp(prefix="utf8ext-bench-")
     db = os.path.join(tmp, "bench.db")
-    if os.environ.get("BENCH_ONLY") == "table":
-        table_figures(db, rng)
-        os.remove(db)
+    only = os.environ.get("BENCH_ONLY")
+    big_rows = int(os.environ.get("BENCH_BIG_ROWS", "20000000"))
+    if only in ("table", "big"):
+        if only == "table":
+            table_figures(db, rng)
+            os.remove(db)
+        elif big_rows > 0:
+            big_figures(os.path.join(tmp, "big.db"), big_rows)
         os.rmdir(tmp)
         return
     con = sqlite3.connect(db)
@@ -166,6 +254,8 @@ def main():
          "SELECT count(*) FROM cjk, utf8_codepoints(cjk.v);")
 
     table_figures(db, rng)
+    if big_rows > 0:
+        big_figures(os.path.join(tmp, "big.db"), big_rows)
 
     for f in os.listdir(tmp):
         os.remove(os.path.join(tmp, f))

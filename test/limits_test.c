@@ -8,6 +8,9 @@
 **      each encoding, a valid prefix plus growing units, utf8_encode) is
 **      the error SQLite calls "string or blob too big" (SQLITE_TOOBIG),
 **      and the largest that fits is returned whole.
+**   1b. With SQLITE_LIMIT_LENGTH at 50 (and lower), every error message
+**      of the scalar functions still names the function: cut to fit
+**      under the limit at a character boundary, never empty.
 **   2. A 16 MiB value, mostly valid with an error every 64 KiB, is
 **      validated, measured and repaired; the repair is checked.
 **
@@ -187,6 +190,65 @@ static void test_length_limit(sqlite3 *db){
   }
   sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1000000000);
   free(c0); free(ff); free(x80); free(mix);
+}
+
+/*
+** 2026-11-28 (1b): error messages under a low SQLITE_LIMIT_LENGTH. SQLite
+** drops a function's error message longer than the limit (the statement
+** fails with no text, or with "string or blob too big"); the extension
+** cuts its messages to fit, so each still starts with the function's
+** name, is well-formed UTF-8 and is shorter than the limit.
+*/
+static void expect_short_error(sqlite3 *db, int iLimit, const char *zName,
+                               const char *zSql, const char *zFunc){
+  sqlite3_stmt *pStmt = 0;
+  const char *zErr;
+  char zDetail[300];
+  int rc, ok;
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1000000);
+  rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, iLimit);
+  if( rc==SQLITE_OK ){
+    rc = sqlite3_step(pStmt);
+    if( rc!=SQLITE_ROW ) rc = sqlite3_reset(pStmt);
+  }
+  zErr = sqlite3_errmsg(db);
+  ok = rc==SQLITE_ERROR
+    && strncmp(zErr, zFunc, strlen(zFunc))==0
+    && (int)strlen(zErr) < iLimit
+    && utf8_is_valid((const unsigned char*)zErr, strlen(zErr));
+  snprintf(zDetail, sizeof(zDetail), "limit %d, rc=%d: [%s]", iLimit, rc, zErr);
+  check(ok, zName, zDetail);
+  sqlite3_finalize(pStmt);
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1000000000);
+}
+
+static void test_error_limit(sqlite3 *db){
+  static const int aLimit[] = { 50, 40, 23, 20 };
+  static const struct { const char *zName, *zSql, *zFunc; } aCase[] = {
+    { "err-fix-r",     "SELECT utf8_fix(x'C0', x'FF')", "utf8_fix" },
+    { "err-fix-rule",  "SELECT utf8_fix('a', 'x', 'nosuchrule')", "utf8_fix" },
+    { "err-fix-nul",   "SELECT utf8_fix('a', 'x', 'run'||char(0))", "utf8_fix" },
+    /* the echoed rule ends in two-byte characters: the cut must not
+    ** split one, whatever the limit */
+    { "err-fix-utf8",  "SELECT utf8_fix('a', 'x', 'r\xC3\xA9\xC3\xA9\xC3\xA9"
+                       "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9')", "utf8_fix" },
+    { "err-recode",    "SELECT utf8_recode('a', 'nosuchencoding')", "utf8_recode" },
+    { "err-recode-opt","SELECT utf8_recode('a', 'latin1', 'nosuchoption')", "utf8_recode" },
+    { "err-recode-whole","SELECT utf8_recode('a', 'cesu8', 'whole')", "utf8_recode" },
+    { "err-check",     "SELECT utf8_check(x'41424344C0')", "utf8_check" },
+    { "err-encode-neg","SELECT utf8_encode(-123456789012345)", "utf8_encode" },
+    { "err-encode-str","SELECT utf8_encode('abc')", "utf8_encode" },
+    { "err-encode-sur","SELECT utf8_encode(55296)", "utf8_encode" },
+  };
+  char zName[64];
+  size_t i, k;
+  for(k=0; k<sizeof(aLimit)/sizeof(aLimit[0]); k++){
+    for(i=0; i<sizeof(aCase)/sizeof(aCase[0]); i++){
+      snprintf(zName, sizeof(zName), "%s-%d", aCase[i].zName, aLimit[k]);
+      expect_short_error(db, aLimit[k], zName, aCase[i].zSql, aCase[i].zFunc);
+    }
+  }
 }
 
 /*
@@ -393,6 +455,7 @@ int main(int argc, char **argv){
   printf("SQLITE_LIMIT_LENGTH is %d by default\n",
          sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1));
   test_length_limit(db);
+  test_error_limit(db);
   test_large_value(db, (size_t)16<<20, "16MiB");
   if( big ){
     test_large_value(db, (size_t)512<<20, "512MiB");
