@@ -139,7 +139,7 @@ void utf8ext_append_escaped(sqlite3_str *p, const unsigned char *z,
 ** utf8ext_result_error(ctx, zMsg, rc) sets zMsg (not freed; copied),
 ** cut as above, as ctx's error with result code rc: SQLITE_ERROR (or 0)
 ** leaves SQLite's default, SQLITE_NOMEM reports out of memory without
-** zMsg, any other code is set with sqlite3_result_error_code after the
+** zMsg, any other error code is set with sqlite3_result_error_code after the
 ** text. zMsg NULL is out of memory. This is the one way every unit sets a
 ** function's error (utf8_repair and utf8_undo included).
 **

@@ -1043,28 +1043,6 @@ static const char *job_why(repair_job *pJob, int rc){
   return pJob->zErr ? pJob->zErr : sqlite3_errstr(rc);
 }
 
-/*
-** Set zMsg as ctx's error with code rc, cut (at a character boundary) to
-** the connection's SQLITE_LIMIT_LENGTH, which SQLite applies to an error
-** message too: a longer one would reach the user empty.
-*/
-static void job_result_error(sqlite3_context *ctx, sqlite3 *db,
-                             const char *zMsg, int rc){
-  int n = (int)strlen(zMsg);
-  int nMax = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1) - 1;
-  if( n>nMax ){
-    n = nMax>0 ? nMax : 0;
-    while( n>0 && (zMsg[n] & 0xC0)==0x80 ) n--;
-  }
-  sqlite3_result_error(ctx, zMsg, n);
-  /* a code that is not an error (SQLITE_ROW, SQLITE_DONE) would make the
-  ** calling statement return a row */
-  if( rc!=SQLITE_ERROR && rc!=SQLITE_OK && (rc&0xFF)!=SQLITE_ROW
-   && (rc&0xFF)!=SQLITE_DONE ){
-    sqlite3_result_error_code(ctx, rc);
-  }
-}
-
 void job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
   if( rc==SQLITE_OK ){
     sqlite3_result_int64(ctx, pJob->nChanged);
@@ -1096,7 +1074,7 @@ void job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
     if( zMsg==0 ){
       sqlite3_result_error_nomem(ctx);
     }else{
-      job_result_error(ctx, pJob->db, zMsg, rc);
+      utf8ext_result_error(ctx, zMsg, rc);
       sqlite3_free(zMsg);
     }
   }

@@ -389,7 +389,12 @@ void utf8ext_result_error(sqlite3_context *ctx, const char *zMsg, int rc){
   utf8ext_message_fit(sqlite3_context_db_handle(ctx), zCopy);
   sqlite3_result_error(ctx, zCopy, -1);
   sqlite3_free(zCopy);
-  if( rc!=SQLITE_OK && rc!=SQLITE_ERROR ) sqlite3_result_error_code(ctx, rc);
+  /* a code that is not an error (SQLITE_ROW, SQLITE_DONE) would make the
+  ** calling statement return a row, and the shell step it again for ever */
+  if( rc!=SQLITE_OK && rc!=SQLITE_ERROR && (rc&0xFF)!=SQLITE_ROW
+   && (rc&0xFF)!=SQLITE_DONE ){
+    sqlite3_result_error_code(ctx, rc);
+  }
 }
 
 void utf8ext_result_errorf(sqlite3_context *ctx, const char *zFormat, ...){
