@@ -58,9 +58,6 @@
                   "rowhash BLOB 0,pk TEXT 0,original BLOB 0,repaired BLOB 0," \
                   "method TEXT 0,at TEXT 0"
 
-/* The savepoint of a call made inside the user's transaction. */
-#define JOB_SAVEPOINT "utf8ext_repair"
-
 /* How often job_rollback() tries before it gives up. */
 #define JOB_ROLLBACK_TRIES 8
 
@@ -827,56 +824,124 @@ static int fk_violations(repair_job *pJob, sqlite3_int64 *pn){
 
 /*
 ** The rescue: a statement that writes to the log's schema and changes
-** nothing, prepared before the transaction begins (see the top of this
-** file). With a log, DELETE FROM it WHERE 0; without one, the log's
-** CREATE, which the job also runs to create it.
+** nothing (see the top of this file). It is long on purpose: a progress
+** handler may stop a statement on its way out, once its work is done, and
+** then SQLite rolls nothing back; an INSERT of none of a hundred thousand
+** rows of a CTE (whatever the log holds) makes it stop the rescue half
+** way, which does. Prepared before the transaction
+** begins when the log exists (not even prepare works under an interrupt);
+** before that the log's CREATE stands in for it. *ppStmt is left NULL
+** when it cannot be prepared.
 */
-static int job_prepare_rescue(repair_job *pJob, int bLogExists){
+static void job_prepare_rescue(repair_job *pJob){
+  char *zSql;
+  if( pJob->pRescue ) return;
+  zSql = sqlite3_mprintf("WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL"
+      " SELECT i+1 FROM c WHERE i<100000) INSERT INTO \"%w\"."
+      UTF8EXT_LOG_TABLE "(tbl, col, original, repaired, method)"
+      " SELECT '', '', x'', x'', '' FROM c WHERE i<0", pJob->zSchema);
+  if( zSql && sqlite3_prepare_v2(pJob->db, zSql, -1, &pJob->pRescue, 0)!=SQLITE_OK ){
+    sqlite3_finalize(pJob->pRescue);
+    pJob->pRescue = 0;
+  }
+  sqlite3_free(zSql);
+}
+
+/*
+** What the transaction needs ready before it begins: with a log, the
+** write that takes the lock (DELETE FROM it WHERE 0) and the rescue;
+** without one, the log's CREATE, which does both until the log exists.
+*/
+static int job_prepare_log(repair_job *pJob, int bLogExists){
   if( bLogExists ){
-    return jobPrepare(pJob, sqlite3_mprintf("DELETE FROM \"%w\"."
-        UTF8EXT_LOG_TABLE " WHERE 0", pJob->zSchema), &pJob->pRescue);
+    int rc = jobPrepare(pJob, sqlite3_mprintf("DELETE FROM \"%w\"."
+        UTF8EXT_LOG_TABLE " WHERE 0", pJob->zSchema), &pJob->pLock);
+    if( rc==SQLITE_OK ){
+      job_prepare_rescue(pJob);
+      if( pJob->pRescue==0 ) rc = jobSqlError(pJob, sqlite3_errcode(pJob->db));
+    }
+    return rc;
   }
   return jobPrepare(pJob, sqlite3_mprintf(LOG_CREATE, pJob->zSchema),
                     &pJob->pLogCreate);
 }
 
-/* Open the job's transaction: BEGIN IMMEDIATE, or a savepoint. */
-static int job_open_transaction(repair_job *pJob){
-  int rc;
-  pJob->bAutocommit = sqlite3_get_autocommit(pJob->db);
-  rc = jobExec(pJob, pJob->bAutocommit ? "BEGIN IMMEDIATE"
-                                       : "SAVEPOINT " JOB_SAVEPOINT);
-  if( rc==SQLITE_OK ){
-    pJob->eTxn = pJob->bAutocommit ? JOB_TXN_OWN : JOB_TXN_SAVEPOINT;
+/*
+** True if an interrupt in force is sqlite3_interrupt()'s: it lasts until
+** the calling statement ends, and then not even sqlite3_prepare() works. A
+** progress handler's stops only the statement it was called for.
+*/
+static int interrupt_lasts(sqlite3 *db){
+  sqlite3_stmt *p = 0;
+  int rc = sqlite3_prepare_v2(db, "SELECT 1", -1, &p, 0);
+  sqlite3_finalize(p);
+  return rc==SQLITE_INTERRUPT;
+}
+
+/* True if rc, from RELEASE or ROLLBACK TO, says there is no such savepoint. */
+static int no_such_savepoint(sqlite3 *db, int rc){
+  return rc==SQLITE_ERROR
+      && sqlite3_strnicmp(sqlite3_errmsg(db), "no such savepoint", 17)==0;
+}
+
+/*
+** RELEASE the job's savepoint. A progress handler may stop RELEASE before
+** it takes effect or after (SQLite calls it on the way out too), so it is
+** run until it succeeds or there is no such savepoint any more (the name
+** is this call's own). SQLITE_OK when it is gone.
+*/
+static int job_release(repair_job *pJob){
+  char *zSql = sqlite3_mprintf("RELEASE \"%w\"", pJob->zSavepoint);
+  int i, rc = SQLITE_NOMEM;
+  for(i=0; zSql && i<JOB_ROLLBACK_TRIES; i++){
+    rc = sqlite3_exec(pJob->db, zSql, 0, 0, 0);
+    if( rc==SQLITE_OK || no_such_savepoint(pJob->db, rc) ){ rc = SQLITE_OK; break; }
+    if( interrupt_lasts(pJob->db) ) break;
   }
+  sqlite3_free(zSql);
   return rc;
 }
 
 /*
-** Take the write lock on the job's schema and have the log: run the
-** rescue (a write that changes nothing) or create the log. In the user's
-** transaction this is the first write; BEGIN IMMEDIATE already holds it.
+** Open the job's transaction: BEGIN IMMEDIATE, or a savepoint of a name
+** no other call uses. A BEGIN that reports an error may have begun all
+** the same (a progress handler stopped it on its way out): autocommit
+** says. A SAVEPOINT that reports an error is released if it was made.
+*/
+static int job_open_transaction(repair_job *pJob){
+  int rc;
+  if( pJob->bAutocommit ){
+    rc = sqlite3_exec(pJob->db, "BEGIN IMMEDIATE", 0, 0, 0);
+    if( !sqlite3_get_autocommit(pJob->db) ) pJob->eTxn = JOB_TXN_OWN;
+    return rc==SQLITE_OK ? rc : jobSqlError(pJob, rc);
+  }
+  sqlite3_snprintf(sizeof(pJob->zSavepoint), pJob->zSavepoint,
+                   "utf8ext_repair_%p", (void*)pJob);
+  {
+    char *zSql = sqlite3_mprintf("SAVEPOINT \"%w\"", pJob->zSavepoint);
+    if( zSql==0 ) return SQLITE_NOMEM;
+    rc = sqlite3_exec(pJob->db, zSql, 0, 0, 0);
+    sqlite3_free(zSql);
+  }
+  if( rc==SQLITE_OK ){
+    pJob->eTxn = JOB_TXN_SAVEPOINT;
+    return rc;
+  }
+  rc = jobSqlError(pJob, rc);
+  job_release(pJob);
+  return rc;
+}
+
+/*
+** Take the write lock on the job's schema and have the log: a write that
+** changes nothing, or the log's CREATE. In the user's transaction this is
+** the first write; BEGIN IMMEDIATE already holds the lock.
 */
 static int job_take_log(repair_job *pJob){
-  int rc;
-  if( pJob->pRescue ){
-    rc = jobStepWrite(pJob->pRescue);
-  }else{
-    rc = jobStepWrite(pJob->pLogCreate);
-    if( rc==SQLITE_OK ){
-      /* from now on the rescue can be the plain DELETE; if it cannot be
-      ** prepared (an interrupt), the CREATE stays the rescue */
-      sqlite3_stmt *pDel = 0;
-      char *zSql = sqlite3_mprintf("DELETE FROM \"%w\"." UTF8EXT_LOG_TABLE
-                                   " WHERE 0", pJob->zSchema);
-      if( zSql && sqlite3_prepare_v2(pJob->db, zSql, -1, &pDel, 0)==SQLITE_OK ){
-        pJob->pRescue = pDel;
-      }else{
-        sqlite3_finalize(pDel);
-      }
-      sqlite3_free(zSql);
-    }
-  }
+  int rc = jobStepWrite(pJob->pLock ? pJob->pLock : pJob->pLogCreate);
+  /* the CREATE may have run though a progress handler stopped it on its
+  ** way out: then the real rescue can be prepared now */
+  if( pJob->pLogCreate ) job_prepare_rescue(pJob);
   if( rc!=SQLITE_OK ) return jobSqlError(pJob, rc);
   pJob->bLog = 1;
   return SQLITE_OK;
@@ -898,18 +963,32 @@ static int job_fk_baseline(repair_job *pJob){
 int job_begin(repair_job *pJob, int bCreateLog, int *pbNoLog){
   int rc, bExists = 0;
   if( pbNoLog ) *pbNoLog = 0;
+  pJob->bAutocommit = sqlite3_get_autocommit(pJob->db);
   rc = refuse_write_context(pJob);
-  if( rc==SQLITE_OK ) rc = refuse_journal_off(pJob);
   if( rc==SQLITE_OK ) rc = log_exists(pJob, &bExists);
   if( rc!=SQLITE_OK ) return rc;
   if( !bExists && !bCreateLog ){
     *pbNoLog = 1;
     return SQLITE_OK;
   }
-  rc = job_prepare_rescue(pJob, bExists);
+  rc = job_prepare_log(pJob, bExists);
   if( rc==SQLITE_OK ) rc = job_pragma(pJob, "foreign_keys", &pJob->bForeignKeys, 0);
-  if( rc==SQLITE_OK ) rc = job_open_transaction(pJob);
-  if( rc==SQLITE_OK ) rc = job_take_log(pJob);
+  if( rc!=SQLITE_OK ) return rc;
+  if( pJob->bAutocommit ){
+    /* PRAGMA journal_mode counts as a write (stopped, it makes SQLite roll
+    ** back), so it runs inside the job's transaction, before any write */
+    rc = job_open_transaction(pJob);
+    if( rc==SQLITE_OK ) rc = refuse_journal_off(pJob);
+    if( rc==SQLITE_OK ) rc = job_take_log(pJob);
+  }else{
+    /* In the user's transaction the log is made (when there is none)
+    ** before the call's savepoint: a ROLLBACK TO that a progress handler
+    ** stops on its way out has run, and would have dropped a log made
+    ** inside it, and with it the rescue's table (see job_rollback()) */
+    rc = refuse_journal_off(pJob);
+    if( rc==SQLITE_OK ) rc = job_take_log(pJob);
+    if( rc==SQLITE_OK ) rc = job_open_transaction(pJob);
+  }
   if( rc==SQLITE_OK ) rc = job_fk_baseline(pJob);
   return rc;
 }
@@ -936,43 +1015,65 @@ static int job_check_deferred_fks(repair_job *pJob){
                   " would fail");
 }
 
+/* Step the rescue: a stopped write makes SQLite roll everything back. */
+static void job_rescue(repair_job *pJob){
+  if( pJob->pLogCreate ) job_prepare_rescue(pJob);   /* a log made since? */
+  if( pJob->pRescue ) jobStepWrite(pJob->pRescue);
+  else if( pJob->pLogCreate ) jobStepWrite(pJob->pLogCreate);
+}
+
 /*
 ** Roll the job's transaction back, whatever stops statements from running
 ** (see the top of this file), and set pJob->eEnd to what became of it.
+** ROLLBACK and ROLLBACK TO may be stopped by a progress handler before
+** they take effect or after; both can run again harmlessly.
 */
 static void job_rollback(repair_job *pJob){
   sqlite3 *db = pJob->db;
-  int i, bBack = 0;     /* bBack: ROLLBACK TO done, RELEASE still to do */
+  char *zSql = sqlite3_mprintf("ROLLBACK TO \"%w\"", pJob->zSavepoint);
+  int i;
   for(i=0; i<JOB_ROLLBACK_TRIES; i++){
+    int rc;
     if( sqlite3_get_autocommit(db) ){
-      /* SQLite rolled everything back (a stopped write), or we did */
+      /* SQLite rolled everything back (a stopped write), or ROLLBACK did */
       pJob->eEnd = pJob->bAutocommit ? JOB_END_CLEAN : JOB_END_TXN_LOST;
       pJob->eTxn = JOB_TXN_NONE;
+      sqlite3_free(zSql);
       return;
     }
     if( pJob->eTxn==JOB_TXN_OWN ){
-      if( sqlite3_exec(db, "ROLLBACK", 0, 0, 0)==SQLITE_OK ) continue;
+      rc = sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
     }else{
-      if( !bBack ){
-        bBack = sqlite3_exec(db, "ROLLBACK TO " JOB_SAVEPOINT, 0, 0, 0)==SQLITE_OK;
-      }
-      if( bBack ){
-        if( sqlite3_exec(db, "RELEASE " JOB_SAVEPOINT, 0, 0, 0)==SQLITE_OK
-         || i==JOB_ROLLBACK_TRIES-1 ){
-          /* rolled back; a savepoint that cannot be released holds nothing
-          ** and ends with the user's transaction */
-          pJob->eEnd = JOB_END_CLEAN;
-          pJob->eTxn = JOB_TXN_NONE;
-          return;
-        }
-        continue;
+      rc = zSql ? sqlite3_exec(db, zSql, 0, 0, 0) : SQLITE_NOMEM;
+      if( rc==SQLITE_OK ){
+        /* rolled back; a savepoint that cannot be released holds nothing
+        ** and ends with the user's transaction */
+        job_release(pJob);
+        pJob->eEnd = JOB_END_CLEAN;
+        pJob->eTxn = JOB_TXN_NONE;
+        sqlite3_free(zSql);
+        return;
       }
     }
-    /* Nothing runs: make SQLite roll back itself (see the top of this
-    ** file). If the write does run, it changed nothing: try again. */
-    if( pJob->pRescue ) jobStepWrite(pJob->pRescue);
-    else if( pJob->pLogCreate ) jobStepWrite(pJob->pLogCreate);
+    /* Nothing runs: make SQLite roll back itself. If the write does run
+    ** (a progress handler let it), it changed nothing: try again. */
+    if( rc!=SQLITE_OK && (i>=2 || interrupt_lasts(db)) ){
+      job_rescue(pJob);
+      if( pJob->eTxn==JOB_TXN_SAVEPOINT && !sqlite3_get_autocommit(db) ){
+        /* Stopped once it runs, the rescue makes SQLite roll back; it did
+        ** not run, so it could not start: SQLite had expired it, and in
+        ** the call only a ROLLBACK TO that ran does that (undoing a schema
+        ** change of the transaction expires every statement), though a
+        ** progress handler stopped it on its way out. So it is back. */
+        job_release(pJob);
+        pJob->eEnd = JOB_END_CLEAN;
+        pJob->eTxn = JOB_TXN_NONE;
+        sqlite3_free(zSql);
+        return;
+      }
+    }
   }
+  sqlite3_free(zSql);
   pJob->eEnd = sqlite3_get_autocommit(db)
              ? (pJob->bAutocommit ? JOB_END_CLEAN : JOB_END_TXN_LOST)
              : JOB_END_STUCK;
@@ -984,8 +1085,9 @@ static void job_free_statements(repair_job *pJob){
   job_statements_clear(pJob);
   sqlite3_finalize(pJob->pLogInsert);
   sqlite3_finalize(pJob->pRescue);
+  sqlite3_finalize(pJob->pLock);
   sqlite3_finalize(pJob->pLogCreate);
-  pJob->pLogInsert = pJob->pRescue = pJob->pLogCreate = 0;
+  pJob->pLogInsert = pJob->pRescue = pJob->pLock = pJob->pLogCreate = 0;
 }
 
 int job_end(repair_job *pJob, int rc){
@@ -995,20 +1097,38 @@ int job_end(repair_job *pJob, int rc){
   sqlite3_finalize(pJob->pLogInsert);
   pJob->pLogInsert = 0;
   if( pJob->eTxn==JOB_TXN_NONE ){
-    /* no transaction began: nothing was written */
+    /* no transaction of the job's began, so nothing was written; but a
+    ** statement that counts as a write (PRAGMA journal_mode) may have been
+    ** stopped, and SQLite then rolled back the user's */
+    if( !pJob->bAutocommit && sqlite3_get_autocommit(pJob->db) ){
+      pJob->eEnd = JOB_END_TXN_LOST;
+    }
     job_free_statements(pJob);
     return rc;
   }
   if( rc==SQLITE_OK && pJob->nChanged>0 ) rc = job_check_deferred_fks(pJob);
   if( rc==SQLITE_OK && pJob->nChanged>0 ){
-    int rc2 = sqlite3_exec(pJob->db, pJob->eTxn==JOB_TXN_OWN ? "COMMIT"
-                           : "RELEASE " JOB_SAVEPOINT, 0, 0, 0);
-    if( rc2==SQLITE_OK ){
+    if( pJob->eTxn==JOB_TXN_OWN ){
+      /* COMMIT stopped on its way out (a progress handler) has committed:
+      ** autocommit says; any other error with autocommit back on was
+      ** SQLite rolling back */
+      int rc2 = sqlite3_exec(pJob->db, "COMMIT", 0, 0, 0);
+      if( rc2==SQLITE_OK || ((rc2&0xFF)==SQLITE_INTERRUPT
+                             && sqlite3_get_autocommit(pJob->db)) ){
+        rc2 = SQLITE_OK;
+      }
+      if( rc2!=SQLITE_OK ) rc = jobSqlError(pJob, rc2);
+    }else{
+      /* a savepoint that cannot be released (sqlite3_interrupt stops every
+      ** statement) holds the whole of the call's work, checked: it is
+      ** kept, and ends with the user's transaction */
+      job_release(pJob);
+    }
+    if( rc==SQLITE_OK ){
       pJob->eTxn = JOB_TXN_NONE;
       job_free_statements(pJob);
       return SQLITE_OK;
     }
-    rc = jobSqlError(pJob, rc2);
   }
   /* a failure, or nothing changed (a log created for nothing goes too) */
   job_rollback(pJob);

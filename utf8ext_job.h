@@ -59,8 +59,10 @@ struct repair_job {
   sqlite3_int64 iNextId;      /* The id of this run's next log row */
   char *zAt;                  /* The run's time, every log row's at */
   /* the transaction */
-  sqlite3_stmt *pRescue;      /* A write that changes nothing (job_rollback) */
+  sqlite3_stmt *pLock;        /* DELETE FROM the log WHERE 0: takes the lock */
+  sqlite3_stmt *pRescue;      /* A long write that changes nothing (job_rollback) */
   int eTxn;                   /* JOB_TXN_* */
+  char zSavepoint[48];        /* The savepoint's name, this call's own */
   int bAutocommit;            /* True if no transaction was open before */
   int bForeignKeys;           /* PRAGMA foreign_keys was on */
   int nDeferredBefore;        /* SQLITE_DBSTATUS_DEFERRED_FKS before (0, 1) */
