@@ -86,14 +86,16 @@ fi
 for t in malloc thread limits; do
   run_suite "$t" env "${c_env[@]}" "$BUILD/test/${t}_test"
 done
-# A short run of each fuzz target, one after the other (FUZZ_SECONDS
-# each, default 15; 0 skips them). They need clang (make deps installs
-# it); the Makefile builds them only when clang links a libFuzzer target.
+# A short run of each fuzz target, one after the other: the seeds and
+# committed corpus replayed, then a fixed number of runs from a fixed seed
+# (about 15 s each; test/fuzz/run.sh), or FUZZ_SECONDS each when set; 0
+# skips them. They need clang (make deps installs it); the Makefile
+# builds them only when clang links a libFuzzer target.
 for t in core sql; do
-  if [ "${FUZZ_SECONDS:-15}" = 0 ]; then
+  if [ "${FUZZ_SECONDS:-}" = 0 ]; then
     skip "fuzz_$t" "FUZZ_SECONDS=0${SAN_PRELOAD:+: make fuzz runs it with the sanitizers}"
   elif [ -x "$BUILD/fuzz/fuzz_$t" ]; then
-    run_suite "fuzz_$t" bash test/fuzz/run.sh "$BUILD" "$t" "${FUZZ_SECONDS:-15}"
+    run_suite "fuzz_$t" bash test/fuzz/run.sh "$BUILD" "$t" ${FUZZ_SECONDS:+"$FUZZ_SECONDS"}
   elif ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
     skip "fuzz_$t" "${FUZZ_CC:-clang} is not installed"
   else

@@ -334,15 +334,37 @@ static void check_scalars(sqlite3 *db, const fuzz_args *a, int asBlob){
   result_free(&r);
 
   /* utf8_unmojibake: X itself when not valid, unless X is UTF-16 or
-  ** UTF-32 without a BOM (core/widetext.c), which it decodes whole; else
-  ** well-formed and never longer; utf8_mojibake is NULL exactly when
-  ** nothing changed. */
+  ** UTF-32 without a BOM (core/widetext.c), which it decodes whole when
+  ** what it decodes to is settled (rule 7 of docs/mojibake.md: a second
+  ** call leaves it alone, utf8_mojibake of it is NULL) and else leaves
+  ** as it is; else well-formed and never longer; utf8_mojibake is NULL
+  ** exactly when nothing changed. */
   run1(db, "SELECT utf8_unmojibake(?1)", a, asBlob, &r);
   if( r.rc!=SQLITE_ROW ) fail("utf8_unmojibake", r.zErr);
   if( (asBlob || strcmp(db_encoding, "UTF-8")==0) && r.type!=SQLITE_NULL ){
     size_t wide_len = 0;
     int wide = utf8_moji_wide(s, n, 0, &wide_len)!=UTF8_MOJI_COUNT;
-    if( wide && (r.n!=wide_len || ref_first_error(r.z, r.n)!=r.n) ) fail("utf8_unmojibake(wide) output", 0);
+    if( wide ){
+      unsigned char *d = malloc(wide_len + 1);
+      fuzz_args b = *a;
+      sql_result m;
+      if( d==0 ) abort();
+      utf8_moji_wide(s, n, d, &wide_len);
+      b.value = d;
+      b.nValue = wide_len;
+      run1(db, "SELECT utf8_mojibake(?1) IS NULL", &b, 0, &m);
+      if( m.rc!=SQLITE_ROW ) fail("utf8_mojibake(decoded wide X)", m.zErr);
+      if( m.i ){
+        if( r.n!=wide_len || memcmp(r.z, d, wide_len)!=0
+         || ref_first_error(r.z, r.n)!=r.n ){
+          fail("utf8_unmojibake(wide) output", 0);
+        }
+      }else if( r.n!=n || (n && memcmp(r.z, s, n)) ){
+        fail("utf8_unmojibake(wide, decoding not settled) changed X", 0);
+      }
+      result_free(&m);
+      free(d);
+    }
     if( !wide && !valid && (r.n!=n || (n && memcmp(r.z, s, n))) ) fail("utf8_unmojibake(invalid) changed X", 0);
     if( !wide && valid && (r.n>n || ref_first_error(r.z, r.n)!=r.n) ) fail("utf8_unmojibake output", 0);
   }
