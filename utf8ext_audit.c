@@ -85,6 +85,7 @@
 **                    "table" HIDDEN, schema HIDDEN)
 */
 #include "utf8ext_scan.h"
+#include "utf8ext_spill.h"
 #include "context.h"
 
 #include <stdarg.h>
@@ -117,6 +118,24 @@
 #define AUDIT_CONTEXT_CHARS  12
 
 /*
+** Bytes of findings utf8_audit keeps in memory before it moves them to a
+** temporary database (HOW IT WORKS). 4 MiB is some 25,000 findings:
+** every audit with fewer never opens the store, and above it memory stays
+** at about this budget plus the store's page cache.
+**
+** The environment variable UTF8EXT_AUDIT_BUDGET, when it holds a number,
+** replaces it: a testing knob (test/audit.test and test/malloc_test.c set
+** it to 0 and small numbers to drive the store with few rows), not a
+** tuning one. It is read at each xFilter rather than once, so that a test
+** compares answers with and without the store in one process, and there
+** is no static state for threads to share; getenv() costs nothing next
+** to a table scan.
+*/
+#ifndef UTF8EXT_AUDIT_BUDGET
+# define UTF8EXT_AUDIT_BUDGET (4*1024*1024)
+#endif
+
+/*
 ** One ill-formed value, as its utf8_audit row shows it.
 */
 typedef struct audit_finding audit_finding;
@@ -127,6 +146,7 @@ struct audit_finding {
   int bRowid;                 /* True if iRowid holds the rowid */
   sqlite3_int64 iRowid;       /* The row's rowid */
   char *zPk;                  /* Its key as a literal; NULL: none readable */
+  int nPk;                    /* Its length in bytes; -1 when zPk is NULL */
   sqlite3_int64 iOffset;      /* Offset of the first ill-formed unit */
   utf8_unit unit;             /* That unit */
   unsigned char aBytes[4];    /* Its bytes */
@@ -169,6 +189,14 @@ struct audit_cursor {
   sqlite3_int64 nAlloc;       /* Allocated entries */
   sqlite3_int64 iRow;         /* The current one, from 0 */
   int bMoji;                  /* utf8_audit_summary: count mojibake */
+  /* utf8_audit past its budget (HOW IT WORKS): */
+  sqlite3_int64 nBudget;      /* Bytes aFinding[] may hold before a move */
+  sqlite3_int64 nMem;         /* Bytes it holds: entries and their strings */
+  utf8ext_spill *pSpill;      /* The store; NULL while everything fits */
+  unsigned char *aBuf;        /* A finding serialized, for the store */
+  sqlite3_int64 nBuf;         /* Bytes allocated at aBuf */
+  audit_finding spillRow;     /* The store's current row, once reading;
+                              ** its strings point into the store's blob */
 };
 
 static const char *const azAuditSchema[2] = {
@@ -237,6 +265,11 @@ static void auditReset(audit_cursor *pCur){
   pCur->aFinding = 0;
   pCur->aColumn = 0;
   pCur->nRow = pCur->nAlloc = pCur->iRow = 0;
+  utf8ext_spill_close(pCur->pSpill);
+  pCur->pSpill = 0;
+  sqlite3_free(pCur->aBuf);
+  pCur->aBuf = 0;
+  pCur->nBuf = pCur->nMem = 0;
   for(i=0; i<pCur->nTable; i++) utf8ext_table_free(pCur->apTable[i]);
   sqlite3_free(pCur->apTable);
   pCur->apTable = 0;
@@ -309,6 +342,70 @@ static int auditGrow(audit_cursor *pCur){
 }
 
 /*
+** Move every finding in aFinding[] to the store, opening it the first
+** time, and empty aFinding[] (it is kept allocated, to be filled again).
+** A finding goes as one blob: the audit_finding itself (its pointers are
+** meaningless there), then nPk bytes of key literal, then nContext bytes
+** of context; keyed by (table, row number, column), so the store gives
+** the documented order back whatever order the findings came in.
+*/
+static int auditSpill(audit_cursor *pCur){
+  char *zErr = 0;
+  int rc = SQLITE_OK;
+  sqlite3_int64 i;
+  if( pCur->pSpill==0 ){
+    rc = utf8ext_spill_open(&pCur->pSpill, &zErr);
+  }
+  for(i=0; rc==SQLITE_OK && i<pCur->nRow; i++){
+    const audit_finding *f = &pCur->aFinding[i];
+    int nPk = f->nPk>0 ? f->nPk : 0;
+    sqlite3_int64 n = (sqlite3_int64)sizeof(*f) + nPk + f->nContext;
+    if( n>pCur->nBuf ){
+      unsigned char *aNew = sqlite3_realloc64(pCur->aBuf, (sqlite3_uint64)n);
+      if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
+      pCur->aBuf = aNew;
+      pCur->nBuf = n;
+    }
+    memcpy(pCur->aBuf, f, sizeof(*f));
+    if( nPk ) memcpy(pCur->aBuf+sizeof(*f), f->zPk, (size_t)nPk);
+    if( f->nContext ){
+      memcpy(pCur->aBuf+sizeof(*f)+nPk, f->zContext, (size_t)f->nContext);
+    }
+    rc = utf8ext_spill_put(pCur->pSpill, f->iTable, f->iRowNo, f->iCol,
+                           pCur->aBuf, (int)n, &zErr);
+  }
+  if( rc!=SQLITE_OK ) return auditScanError(pCur, rc, zErr);
+  for(i=0; i<pCur->nRow; i++){
+    sqlite3_free(pCur->aFinding[i].zPk);
+    sqlite3_free(pCur->aFinding[i].zContext);
+  }
+  pCur->nRow = 0;
+  pCur->nMem = 0;
+  return SQLITE_OK;
+}
+
+/*
+** Make the store's current row pCur->spillRow (nothing at its end): the
+** inverse of auditSpill(). A blob of another size cannot come from it.
+*/
+static int auditSpillRow(audit_cursor *pCur){
+  audit_finding *f = &pCur->spillRow;
+  const unsigned char *a;
+  int n, nPk;
+  if( utf8ext_spill_eof(pCur->pSpill) ) return SQLITE_OK;
+  a = utf8ext_spill_blob(pCur->pSpill, &n);
+  if( a==0 || n<(int)sizeof(*f) ) return SQLITE_NOMEM;
+  memcpy(f, a, sizeof(*f));
+  nPk = f->nPk>0 ? f->nPk : 0;
+  if( f->nContext<0 || (sqlite3_int64)sizeof(*f)+nPk+f->nContext!=n ){
+    return auditError(pCur, SQLITE_CORRUPT, "temporary store: a row is damaged");
+  }
+  f->zPk = f->nPk>=0 ? (char*)a+sizeof(*f) : 0;
+  f->zContext = (char*)a+sizeof(*f)+nPk;
+  return SQLITE_OK;
+}
+
+/*
 ** Record the ill-formed value z[0..n) (errors e) of column iCol in the
 ** row pScan is on, table pCur->apTable[iTable].
 */
@@ -330,9 +427,11 @@ static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
     f->bRowid = 1;
     f->iRowid = sqlite3_column_int64(pScan, UTF8EXT_SCAN_ROWID);
   }
+  f->nPk = -1;
   if( pTab->nPk>0 || pTab->zRowid ){
     f->zPk = utf8ext_scan_pk_literal(pTab, pScan);
     if( f->zPk==0 ) return SQLITE_NOMEM;
+    f->nPk = (int)strlen(f->zPk);
   }
   pCur->nRow++;               /* from here on auditReset frees it */
   f->iOffset = (sqlite3_int64)e.first;
@@ -345,7 +444,8 @@ static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
   utf8_context(z, (size_t)n, e.first, AUDIT_CONTEXT_CHARS,
                (unsigned char*)f->zContext);
   f->nContext = (int)nCtx;
-  return SQLITE_OK;
+  pCur->nMem += (sqlite3_int64)sizeof(*f) + f->nPk + 1 + f->nContext + 1;
+  return pCur->nMem>pCur->nBudget ? auditSpill(pCur) : SQLITE_OK;
 }
 
 /* qsort() order of findings of one table: scan order, then column. */
@@ -456,7 +556,10 @@ static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
     rc = sqlite3_finalize(pScan);
     pScan = 0;
   }
-  if( rc==SQLITE_OK && !bSummary && nWidth<pTab->nCol && pCur->nRow-iFirst>1 ){
+  /* in the store, findings are in order by their key already (and those
+  ** of this table before iFirst have left aFinding[]) */
+  if( rc==SQLITE_OK && !bSummary && nWidth<pTab->nCol && pCur->pSpill==0
+   && pCur->nRow-iFirst>1 ){
     qsort(&pCur->aFinding[iFirst], (size_t)(pCur->nRow-iFirst),
           sizeof(audit_finding), auditFindingCmp);
   }
@@ -545,6 +648,18 @@ static int auditArgText(audit_cursor *pCur, sqlite3_value *pVal,
 }
 
 /*
+** The budget of this audit: UTF8EXT_AUDIT_BUDGET, or the environment
+** variable of that name when it is a number of bytes (see its #define).
+*/
+static sqlite3_int64 auditBudget(void){
+  const char *z = getenv("UTF8EXT_AUDIT_BUDGET");
+  sqlite3_int64 n = 0;
+  if( z==0 || *z==0 ) return UTF8EXT_AUDIT_BUDGET;
+  for(; *z>='0' && *z<='9' && n<((sqlite3_int64)1<<40); z++) n = n*10 + (*z-'0');
+  return *z==0 ? n : UTF8EXT_AUDIT_BUDGET;
+}
+
+/*
 ** xFilter: argv[0] is TABLE, argv[1] SCHEMA when idxNum has bit 2 (see
 ** xBestIndex). Start over, then do the whole audit (see HOW IT WORKS).
 */
@@ -560,6 +675,7 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
 
   auditReset(pCur);
   pCur->bMoji = (idxNum & 4)!=0;
+  pCur->nBudget = auditBudget();
   if( argc>0 && sqlite3_value_type(argv[0])!=SQLITE_NULL ){
     rc = auditArgText(pCur, argv[0], "TABLE", &pCur->zTableArg);
   }
@@ -580,6 +696,15 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
   }
   if( rc==SQLITE_OK ) rc = auditAllTables(pCur, db, pList);
   sqlite3_finalize(pList);
+  if( rc==SQLITE_OK && pCur->pSpill ){
+    /* past the budget: the rest joins the store, and rows come from it */
+    rc = auditSpill(pCur);
+    if( rc==SQLITE_OK ){
+      rc = utf8ext_spill_rewind(pCur->pSpill, &zErr);
+      if( rc!=SQLITE_OK ) rc = auditScanError(pCur, rc, zErr), zErr = 0;
+    }
+    if( rc==SQLITE_OK ) rc = auditSpillRow(pCur);
+  }
   if( rc!=SQLITE_OK ){
     /* keep the message, drop the rows */
     char *zMsg = cur->pVtab->zErrMsg;
@@ -590,15 +715,23 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
   return rc;
 }
 
-/* xNext. */
+/* xNext: the next finding, from aFinding[] or from the store. */
 static int auditNext(sqlite3_vtab_cursor *cur){
-  ((audit_cursor*)cur)->iRow++;
+  audit_cursor *pCur = (audit_cursor*)cur;
+  pCur->iRow++;
+  if( pCur->pSpill ){
+    char *zErr = 0;
+    int rc = utf8ext_spill_next(pCur->pSpill, &zErr);
+    if( rc!=SQLITE_OK ) return auditScanError(pCur, rc, zErr);
+    return auditSpillRow(pCur);
+  }
   return SQLITE_OK;
 }
 
 /* xEof. */
 static int auditEof(sqlite3_vtab_cursor *cur){
   audit_cursor *pCur = (audit_cursor*)cur;
+  if( pCur->pSpill ) return utf8ext_spill_eof(pCur->pSpill);
   return pCur->iRow>=pCur->nRow;
 }
 
@@ -613,7 +746,8 @@ static void auditResultArg(audit_cursor *pCur, sqlite3_context *ctx,
 static int auditColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
                        int i){
   audit_cursor *pCur = (audit_cursor*)cur;
-  const audit_finding *f = &pCur->aFinding[pCur->iRow];
+  const audit_finding *f = pCur->pSpill ? &pCur->spillRow
+                                        : &pCur->aFinding[pCur->iRow];
   const utf8ext_table *pTab = pCur->apTable[f->iTable];
   switch( i ){
     case AUDIT_COLUMN_TBL:
@@ -626,7 +760,7 @@ static int auditColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       if( f->bRowid ) sqlite3_result_int64(ctx, f->iRowid);
       break;
     case AUDIT_COLUMN_PK:
-      if( f->zPk ) sqlite3_result_text(ctx, f->zPk, -1, SQLITE_TRANSIENT);
+      if( f->zPk ) sqlite3_result_text(ctx, f->zPk, f->nPk, SQLITE_TRANSIENT);
       break;
     case AUDIT_COLUMN_OFFSET:
       sqlite3_result_int64(ctx, f->iOffset);
