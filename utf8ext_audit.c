@@ -70,12 +70,25 @@
 ** value is validated in C, and for the rare ill-formed one the cursor
 ** keeps what its row will show (a few dozen bytes: the key's literal, the
 ** first error, the context), never the value. So a table is read once
-** whatever its number of columns, memory grows with the number of
-** ill-formed values, not with the table, and the audit sees exactly the
-** rows that existed when it began: INSERT INTO t SELECT ... FROM
+** whatever its number of columns, and the audit sees exactly the rows
+** that existed when it began: INSERT INTO t SELECT ... FROM
 ** utf8_audit('t') ends, as it does for SELECT FROM t. An error while a
 ** table is read (a table altered by another connection sharing its cache,
 ** say) fails the call with SQLite's message and the table's name.
+**
+** Findings are kept in memory up to a budget (UTF8EXT_AUDIT_BUDGET, 4
+** MiB). An import with millions of ill-formed values would not fit (some
+** 170 bytes each: 1,000,000 took 160 MiB), so past the budget they move
+** to a store (utf8ext_spill.c): a private temporary database on its own
+** connection, which SQLite keeps in a page cache of 2 MiB and a file
+** deleted on close. The user's connection, transaction, interrupt flag
+** and progress handler are not involved. A finding is stored as a blob
+** keyed by (table, row number in scan order, column), and once the store
+** is open every finding goes there and xNext reads them back in key
+** order: the order of the rows is the same, and a table read in passes
+** (utf8ext_scan_width) needs no sort. Memory is then the budget plus the
+** cache, whatever the number of ill-formed values. utf8_audit_summary
+** keeps one entry per column, never per value, and needs no store.
 **
 ** The virtual tables' schemas:
 **
@@ -342,12 +355,20 @@ static int auditGrow(audit_cursor *pCur){
 }
 
 /*
+** A finding in the store is one blob: a head of AUDIT_SPILL_HEAD bytes
+** with the fields its row shows (below, native byte order: the store
+** lives and dies with the cursor), then nPk bytes of key literal, then
+** nContext bytes of context. The row number is in the store's key only.
+*/
+#define AUDIT_SPILL_HEAD 48
+#define AUDIT_SPILL_PUT(a, off, v)  memcpy((a)+(off), &(v), sizeof(v))
+#define AUDIT_SPILL_GET(a, off, v)  memcpy(&(v), (a)+(off), sizeof(v))
+
+/*
 ** Move every finding in aFinding[] to the store, opening it the first
 ** time, and empty aFinding[] (it is kept allocated, to be filled again).
-** A finding goes as one blob: the audit_finding itself (its pointers are
-** meaningless there), then nPk bytes of key literal, then nContext bytes
-** of context; keyed by (table, row number, column), so the store gives
-** the documented order back whatever order the findings came in.
+** Each is keyed by (table, row number, column), so the store gives the
+** documented order back whatever order the findings came in.
 */
 static int auditSpill(audit_cursor *pCur){
   char *zErr = 0;
@@ -359,20 +380,33 @@ static int auditSpill(audit_cursor *pCur){
   for(i=0; rc==SQLITE_OK && i<pCur->nRow; i++){
     const audit_finding *f = &pCur->aFinding[i];
     int nPk = f->nPk>0 ? f->nPk : 0;
-    sqlite3_int64 n = (sqlite3_int64)sizeof(*f) + nPk + f->nContext;
+    sqlite3_int64 n = AUDIT_SPILL_HEAD + nPk + f->nContext;
+    unsigned char *a;
     if( n>pCur->nBuf ){
       unsigned char *aNew = sqlite3_realloc64(pCur->aBuf, (sqlite3_uint64)n);
       if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
       pCur->aBuf = aNew;
       pCur->nBuf = n;
     }
-    memcpy(pCur->aBuf, f, sizeof(*f));
-    if( nPk ) memcpy(pCur->aBuf+sizeof(*f), f->zPk, (size_t)nPk);
+    a = pCur->aBuf;
+    memset(a, 0, AUDIT_SPILL_HEAD);
+    a[0] = (unsigned char)f->bRowid;
+    a[1] = f->unit.reason;
+    a[2] = f->unit.length;
+    memcpy(a+4, f->aBytes, 4);
+    AUDIT_SPILL_PUT(a, 8, f->iRowid);
+    AUDIT_SPILL_PUT(a, 16, f->iOffset);
+    AUDIT_SPILL_PUT(a, 24, f->nErrors);
+    AUDIT_SPILL_PUT(a, 32, f->iTable);
+    AUDIT_SPILL_PUT(a, 36, f->iCol);
+    AUDIT_SPILL_PUT(a, 40, f->nPk);
+    AUDIT_SPILL_PUT(a, 44, f->nContext);
+    if( nPk ) memcpy(a+AUDIT_SPILL_HEAD, f->zPk, (size_t)nPk);
     if( f->nContext ){
-      memcpy(pCur->aBuf+sizeof(*f)+nPk, f->zContext, (size_t)f->nContext);
+      memcpy(a+AUDIT_SPILL_HEAD+nPk, f->zContext, (size_t)f->nContext);
     }
     rc = utf8ext_spill_put(pCur->pSpill, f->iTable, f->iRowNo, f->iCol,
-                           pCur->aBuf, (int)n, &zErr);
+                           a, (int)n, &zErr);
   }
   if( rc!=SQLITE_OK ) return auditScanError(pCur, rc, zErr);
   for(i=0; i<pCur->nRow; i++){
@@ -394,14 +428,28 @@ static int auditSpillRow(audit_cursor *pCur){
   int n, nPk;
   if( utf8ext_spill_eof(pCur->pSpill) ) return SQLITE_OK;
   a = utf8ext_spill_blob(pCur->pSpill, &n);
-  if( a==0 || n<(int)sizeof(*f) ) return SQLITE_NOMEM;
-  memcpy(f, a, sizeof(*f));
+  if( a==0 || n<AUDIT_SPILL_HEAD ) return SQLITE_NOMEM;
+  memset(f, 0, sizeof(*f));
+  f->bRowid = a[0];
+  f->unit.reason = a[1];
+  f->unit.length = a[2];
+  memcpy(f->aBytes, a+4, 4);
+  AUDIT_SPILL_GET(a, 8, f->iRowid);
+  AUDIT_SPILL_GET(a, 16, f->iOffset);
+  AUDIT_SPILL_GET(a, 24, f->nErrors);
+  AUDIT_SPILL_GET(a, 32, f->iTable);
+  AUDIT_SPILL_GET(a, 36, f->iCol);
+  AUDIT_SPILL_GET(a, 40, f->nPk);
+  AUDIT_SPILL_GET(a, 44, f->nContext);
   nPk = f->nPk>0 ? f->nPk : 0;
-  if( f->nContext<0 || (sqlite3_int64)sizeof(*f)+nPk+f->nContext!=n ){
+  if( f->nContext<0 || f->unit.length>4 || f->iTable<0
+   || f->iTable>=pCur->nTable || f->iCol<0
+   || f->iCol>=pCur->apTable[f->iTable]->nCol
+   || (sqlite3_int64)AUDIT_SPILL_HEAD+nPk+f->nContext!=n ){
     return auditError(pCur, SQLITE_CORRUPT, "temporary store: a row is damaged");
   }
-  f->zPk = f->nPk>=0 ? (char*)a+sizeof(*f) : 0;
-  f->zContext = (char*)a+sizeof(*f)+nPk;
+  f->zPk = f->nPk>=0 ? (char*)a+AUDIT_SPILL_HEAD : 0;
+  f->zContext = (char*)a+AUDIT_SPILL_HEAD+nPk;
   return SQLITE_OK;
 }
 
