@@ -382,6 +382,11 @@ static int auditSpill(audit_cursor *pCur){
     int nPk = f->nPk>0 ? f->nPk : 0;
     sqlite3_int64 n = AUDIT_SPILL_HEAD + nPk + f->nContext;
     unsigned char *a;
+    if( n>0x7fffffff ){
+      rc = auditError(pCur, SQLITE_TOOBIG, "a finding of %lld bytes is too"
+                      " large for the temporary store", n);
+      break;
+    }
     if( n>pCur->nBuf ){
       unsigned char *aNew = sqlite3_realloc64(pCur->aBuf, (sqlite3_uint64)n);
       if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
@@ -477,9 +482,20 @@ static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
   }
   f->nPk = -1;
   if( pTab->nPk>0 || pTab->zRowid ){
+    size_t nPk;
     f->zPk = utf8ext_scan_pk_literal(pTab, pScan);
     if( f->zPk==0 ) return SQLITE_NOMEM;
-    f->nPk = (int)strlen(f->zPk);
+    nPk = strlen(f->zPk);
+    if( nPk>0x7fffff00 ){
+      /* only with SQLITE_MAX_LENGTH raised past 1e9: a blob key of over
+      ** 1 GB, whose hex literal would not fit the store's int sizes */
+      sqlite3_free(f->zPk);
+      f->zPk = 0;
+      return auditError(pCur, SQLITE_TOOBIG, "a key's literal of %lld bytes"
+                        " in table \"%w\" is too long", (sqlite3_int64)nPk,
+                        pTab->zName);
+    }
+    f->nPk = (int)nPk;
   }
   pCur->nRow++;               /* from here on auditReset frees it */
   f->iOffset = (sqlite3_int64)e.first;
