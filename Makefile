@@ -43,7 +43,8 @@ CORE_HDR += core/simd_kl.h core/simd_x86.h
 
 CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC))
 GLUE_SRC := utf8ext.c utf8ext_value.c utf8ext_scalars.c utf8ext_codepoints.c \
-            utf8ext_scan.c utf8ext_audit.c utf8ext_job.c utf8ext_repair.c utf8ext_undo.c
+            utf8ext_scan.c utf8ext_audit.c utf8ext_spill.c utf8ext_job.c \
+            utf8ext_repair.c utf8ext_undo.c
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(GLUE_SRC))
 
 # ---- platform: the module's file name (ecosystem section) ---------------
@@ -70,7 +71,8 @@ $(BUILD)/core/%.o: core/%.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -c $< -o $@
 
-$(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h utf8ext_job.h
+$(BUILD)/%.o: %.c $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h utf8ext_spill.h \
+               utf8ext_job.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(PIC) $(CORE_DEFS) -Icore -I. -c $< -o $@
 
@@ -111,7 +113,8 @@ $(BUILD)/test/fix_test: test/fix_test.c test/reference.c test/reference.h $(CORE
 # directly (SQLITE_CORE), registered with sqlite3_auto_extension().
 STATIC_EXT_SRC  := $(GLUE_SRC) $(CORE_SRC)
 STATIC_EXT_DEFS := $(CORE_DEFS) -DSQLITE_CORE -Icore -I.
-STATIC_EXT_DEPS := $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h utf8ext_job.h
+STATIC_EXT_DEPS := $(STATIC_EXT_SRC) $(CORE_HDR) utf8ext.h utf8ext_glue.h utf8ext_scan.h \
+                   utf8ext_spill.h utf8ext_job.h
 
 $(BUILD)/test/malloc_test: test/malloc_test.c test/testutil.h $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)
@@ -125,9 +128,15 @@ $(BUILD)/test/limits_test: test/limits_test.c $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/limits_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
 
+# utf8_audit's peak memory over 1,000,000 ill-formed values.
+$(BUILD)/test/memory_test: test/memory_test.c $(STATIC_EXT_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/memory_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
+
 TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/context_test $(BUILD)/test/simd_test \
             $(BUILD)/test/fix_test \
             $(BUILD)/test/malloc_test $(BUILD)/test/thread_test $(BUILD)/test/limits_test \
+            $(BUILD)/test/memory_test \
             $(BUILD)/test/mojibake_test
 
 # The fuzz targets need clang, which make deps installs. Whether it is

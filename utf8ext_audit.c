@@ -70,12 +70,25 @@
 ** value is validated in C, and for the rare ill-formed one the cursor
 ** keeps what its row will show (a few dozen bytes: the key's literal, the
 ** first error, the context), never the value. So a table is read once
-** whatever its number of columns, memory grows with the number of
-** ill-formed values, not with the table, and the audit sees exactly the
-** rows that existed when it began: INSERT INTO t SELECT ... FROM
+** whatever its number of columns, and the audit sees exactly the rows
+** that existed when it began: INSERT INTO t SELECT ... FROM
 ** utf8_audit('t') ends, as it does for SELECT FROM t. An error while a
 ** table is read (a table altered by another connection sharing its cache,
 ** say) fails the call with SQLite's message and the table's name.
+**
+** Findings are kept in memory up to a budget (UTF8EXT_AUDIT_BUDGET, 4
+** MiB). An import with millions of ill-formed values would not fit (some
+** 170 bytes each: 1,000,000 took 160 MiB), so past the budget they move
+** to a store (utf8ext_spill.c): a private temporary database on its own
+** connection, which SQLite keeps in a page cache of 2 MiB and a file
+** deleted on close. The user's connection, transaction, interrupt flag
+** and progress handler are not involved. A finding is stored as a blob
+** keyed by (table, row number in scan order, column), and once the store
+** is open every finding goes there and xNext reads them back in key
+** order: the order of the rows is the same, and a table read in passes
+** (utf8ext_scan_width) needs no sort. Memory is then the budget plus the
+** cache, whatever the number of ill-formed values. utf8_audit_summary
+** keeps one entry per column, never per value, and needs no store.
 **
 ** The virtual tables' schemas:
 **
@@ -85,6 +98,7 @@
 **                    "table" HIDDEN, schema HIDDEN)
 */
 #include "utf8ext_scan.h"
+#include "utf8ext_spill.h"
 #include "context.h"
 
 #include <stdarg.h>
@@ -117,6 +131,24 @@
 #define AUDIT_CONTEXT_CHARS  12
 
 /*
+** Bytes of findings utf8_audit keeps in memory before it moves them to a
+** temporary database (HOW IT WORKS). 4 MiB is some 25,000 findings:
+** every audit with fewer never opens the store, and above it memory stays
+** at about this budget plus the store's page cache.
+**
+** The environment variable UTF8EXT_AUDIT_BUDGET, when it holds a number,
+** replaces it: a testing knob (test/audit.test and test/malloc_test.c set
+** it to 0 and small numbers to drive the store with few rows), not a
+** tuning one. It is read at each xFilter rather than once, so that a test
+** compares answers with and without the store in one process, and there
+** is no static state for threads to share; getenv() costs nothing next
+** to a table scan.
+*/
+#ifndef UTF8EXT_AUDIT_BUDGET
+# define UTF8EXT_AUDIT_BUDGET (4*1024*1024)
+#endif
+
+/*
 ** One ill-formed value, as its utf8_audit row shows it.
 */
 typedef struct audit_finding audit_finding;
@@ -127,6 +159,7 @@ struct audit_finding {
   int bRowid;                 /* True if iRowid holds the rowid */
   sqlite3_int64 iRowid;       /* The row's rowid */
   char *zPk;                  /* Its key as a literal; NULL: none readable */
+  int nPk;                    /* Its length in bytes; -1 when zPk is NULL */
   sqlite3_int64 iOffset;      /* Offset of the first ill-formed unit */
   utf8_unit unit;             /* That unit */
   unsigned char aBytes[4];    /* Its bytes */
@@ -169,6 +202,14 @@ struct audit_cursor {
   sqlite3_int64 nAlloc;       /* Allocated entries */
   sqlite3_int64 iRow;         /* The current one, from 0 */
   int bMoji;                  /* utf8_audit_summary: count mojibake */
+  /* utf8_audit past its budget (HOW IT WORKS): */
+  sqlite3_int64 nBudget;      /* Bytes aFinding[] may hold before a move */
+  sqlite3_int64 nMem;         /* Bytes it holds: entries and their strings */
+  utf8ext_spill *pSpill;      /* The store; NULL while everything fits */
+  unsigned char *aBuf;        /* A finding serialized, for the store */
+  sqlite3_int64 nBuf;         /* Bytes allocated at aBuf */
+  audit_finding spillRow;     /* The store's current row, once reading;
+                              ** its strings point into the store's blob */
 };
 
 static const char *const azAuditSchema[2] = {
@@ -237,6 +278,11 @@ static void auditReset(audit_cursor *pCur){
   pCur->aFinding = 0;
   pCur->aColumn = 0;
   pCur->nRow = pCur->nAlloc = pCur->iRow = 0;
+  utf8ext_spill_close(pCur->pSpill);
+  pCur->pSpill = 0;
+  sqlite3_free(pCur->aBuf);
+  pCur->aBuf = 0;
+  pCur->nBuf = pCur->nMem = 0;
   for(i=0; i<pCur->nTable; i++) utf8ext_table_free(pCur->apTable[i]);
   sqlite3_free(pCur->apTable);
   pCur->apTable = 0;
@@ -309,6 +355,110 @@ static int auditGrow(audit_cursor *pCur){
 }
 
 /*
+** A finding in the store is one blob: a head of AUDIT_SPILL_HEAD bytes
+** with the fields its row shows (below, native byte order: the store
+** lives and dies with the cursor), then nPk bytes of key literal, then
+** nContext bytes of context. The row number is in the store's key only.
+*/
+#define AUDIT_SPILL_HEAD 48
+#define AUDIT_SPILL_PUT(a, off, v)  memcpy((a)+(off), &(v), sizeof(v))
+#define AUDIT_SPILL_GET(a, off, v)  memcpy(&(v), (a)+(off), sizeof(v))
+
+/*
+** Move every finding in aFinding[] to the store, opening it the first
+** time, and empty aFinding[] (it is kept allocated, to be filled again).
+** Each is keyed by (table, row number, column), so the store gives the
+** documented order back whatever order the findings came in.
+*/
+static int auditSpill(audit_cursor *pCur){
+  char *zErr = 0;
+  int rc = SQLITE_OK;
+  sqlite3_int64 i;
+  if( pCur->pSpill==0 ){
+    rc = utf8ext_spill_open(&pCur->pSpill, &zErr);
+  }
+  for(i=0; rc==SQLITE_OK && i<pCur->nRow; i++){
+    const audit_finding *f = &pCur->aFinding[i];
+    int nPk = f->nPk>0 ? f->nPk : 0;
+    sqlite3_int64 n = AUDIT_SPILL_HEAD + nPk + f->nContext;
+    unsigned char *a;
+    if( n>0x7fffffff ){
+      rc = auditError(pCur, SQLITE_TOOBIG, "a finding of %lld bytes is too"
+                      " large for the temporary store", n);
+      break;
+    }
+    if( n>pCur->nBuf ){
+      unsigned char *aNew = sqlite3_realloc64(pCur->aBuf, (sqlite3_uint64)n);
+      if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
+      pCur->aBuf = aNew;
+      pCur->nBuf = n;
+    }
+    a = pCur->aBuf;
+    memset(a, 0, AUDIT_SPILL_HEAD);
+    a[0] = (unsigned char)f->bRowid;
+    a[1] = f->unit.reason;
+    a[2] = f->unit.length;
+    memcpy(a+4, f->aBytes, 4);
+    AUDIT_SPILL_PUT(a, 8, f->iRowid);
+    AUDIT_SPILL_PUT(a, 16, f->iOffset);
+    AUDIT_SPILL_PUT(a, 24, f->nErrors);
+    AUDIT_SPILL_PUT(a, 32, f->iTable);
+    AUDIT_SPILL_PUT(a, 36, f->iCol);
+    AUDIT_SPILL_PUT(a, 40, f->nPk);
+    AUDIT_SPILL_PUT(a, 44, f->nContext);
+    if( nPk ) memcpy(a+AUDIT_SPILL_HEAD, f->zPk, (size_t)nPk);
+    if( f->nContext ){
+      memcpy(a+AUDIT_SPILL_HEAD+nPk, f->zContext, (size_t)f->nContext);
+    }
+    rc = utf8ext_spill_put(pCur->pSpill, f->iTable, f->iRowNo, f->iCol,
+                           a, (int)n, &zErr);
+  }
+  if( rc!=SQLITE_OK ) return auditScanError(pCur, rc, zErr);
+  for(i=0; i<pCur->nRow; i++){
+    sqlite3_free(pCur->aFinding[i].zPk);
+    sqlite3_free(pCur->aFinding[i].zContext);
+  }
+  pCur->nRow = 0;
+  pCur->nMem = 0;
+  return SQLITE_OK;
+}
+
+/*
+** Make the store's current row pCur->spillRow (nothing at its end): the
+** inverse of auditSpill(). A blob of another size cannot come from it.
+*/
+static int auditSpillRow(audit_cursor *pCur){
+  audit_finding *f = &pCur->spillRow;
+  const unsigned char *a;
+  int n, nPk;
+  if( utf8ext_spill_eof(pCur->pSpill) ) return SQLITE_OK;
+  a = utf8ext_spill_blob(pCur->pSpill, &n);
+  if( a==0 || n<AUDIT_SPILL_HEAD ) return SQLITE_NOMEM;
+  memset(f, 0, sizeof(*f));
+  f->bRowid = a[0];
+  f->unit.reason = a[1];
+  f->unit.length = a[2];
+  memcpy(f->aBytes, a+4, 4);
+  AUDIT_SPILL_GET(a, 8, f->iRowid);
+  AUDIT_SPILL_GET(a, 16, f->iOffset);
+  AUDIT_SPILL_GET(a, 24, f->nErrors);
+  AUDIT_SPILL_GET(a, 32, f->iTable);
+  AUDIT_SPILL_GET(a, 36, f->iCol);
+  AUDIT_SPILL_GET(a, 40, f->nPk);
+  AUDIT_SPILL_GET(a, 44, f->nContext);
+  nPk = f->nPk>0 ? f->nPk : 0;
+  if( f->nContext<0 || f->unit.length>4 || f->iTable<0
+   || f->iTable>=pCur->nTable || f->iCol<0
+   || f->iCol>=pCur->apTable[f->iTable]->nCol
+   || (sqlite3_int64)AUDIT_SPILL_HEAD+nPk+f->nContext!=n ){
+    return auditError(pCur, SQLITE_CORRUPT, "temporary store: a row is damaged");
+  }
+  f->zPk = f->nPk>=0 ? (char*)a+AUDIT_SPILL_HEAD : 0;
+  f->zContext = (char*)a+AUDIT_SPILL_HEAD+nPk;
+  return SQLITE_OK;
+}
+
+/*
 ** Record the ill-formed value z[0..n) (errors e) of column iCol in the
 ** row pScan is on, table pCur->apTable[iTable].
 */
@@ -330,9 +480,22 @@ static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
     f->bRowid = 1;
     f->iRowid = sqlite3_column_int64(pScan, UTF8EXT_SCAN_ROWID);
   }
+  f->nPk = -1;
   if( pTab->nPk>0 || pTab->zRowid ){
+    size_t nPk;
     f->zPk = utf8ext_scan_pk_literal(pTab, pScan);
     if( f->zPk==0 ) return SQLITE_NOMEM;
+    nPk = strlen(f->zPk);
+    if( nPk>0x7fffff00 ){
+      /* only with SQLITE_MAX_LENGTH raised past 1e9: a blob key of over
+      ** 1 GB, whose hex literal would not fit the store's int sizes */
+      sqlite3_free(f->zPk);
+      f->zPk = 0;
+      return auditError(pCur, SQLITE_TOOBIG, "a key's literal of %lld bytes"
+                        " in table \"%w\" is too long", (sqlite3_int64)nPk,
+                        pTab->zName);
+    }
+    f->nPk = (int)nPk;
   }
   pCur->nRow++;               /* from here on auditReset frees it */
   f->iOffset = (sqlite3_int64)e.first;
@@ -345,7 +508,8 @@ static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
   utf8_context(z, (size_t)n, e.first, AUDIT_CONTEXT_CHARS,
                (unsigned char*)f->zContext);
   f->nContext = (int)nCtx;
-  return SQLITE_OK;
+  pCur->nMem += (sqlite3_int64)sizeof(*f) + f->nPk + 1 + f->nContext + 1;
+  return pCur->nMem>pCur->nBudget ? auditSpill(pCur) : SQLITE_OK;
 }
 
 /* qsort() order of findings of one table: scan order, then column. */
@@ -456,7 +620,10 @@ static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
     rc = sqlite3_finalize(pScan);
     pScan = 0;
   }
-  if( rc==SQLITE_OK && !bSummary && nWidth<pTab->nCol && pCur->nRow-iFirst>1 ){
+  /* in the store, findings are in order by their key already (and those
+  ** of this table before iFirst have left aFinding[]) */
+  if( rc==SQLITE_OK && !bSummary && nWidth<pTab->nCol && pCur->pSpill==0
+   && pCur->nRow-iFirst>1 ){
     qsort(&pCur->aFinding[iFirst], (size_t)(pCur->nRow-iFirst),
           sizeof(audit_finding), auditFindingCmp);
   }
@@ -545,6 +712,18 @@ static int auditArgText(audit_cursor *pCur, sqlite3_value *pVal,
 }
 
 /*
+** The budget of this audit: UTF8EXT_AUDIT_BUDGET, or the environment
+** variable of that name when it is a number of bytes (see its #define).
+*/
+static sqlite3_int64 auditBudget(void){
+  const char *z = getenv("UTF8EXT_AUDIT_BUDGET");
+  sqlite3_int64 n = 0;
+  if( z==0 || *z==0 ) return UTF8EXT_AUDIT_BUDGET;
+  for(; *z>='0' && *z<='9' && n<((sqlite3_int64)1<<40); z++) n = n*10 + (*z-'0');
+  return *z==0 ? n : UTF8EXT_AUDIT_BUDGET;
+}
+
+/*
 ** xFilter: argv[0] is TABLE, argv[1] SCHEMA when idxNum has bit 2 (see
 ** xBestIndex). Start over, then do the whole audit (see HOW IT WORKS).
 */
@@ -560,6 +739,7 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
 
   auditReset(pCur);
   pCur->bMoji = (idxNum & 4)!=0;
+  pCur->nBudget = auditBudget();
   if( argc>0 && sqlite3_value_type(argv[0])!=SQLITE_NULL ){
     rc = auditArgText(pCur, argv[0], "TABLE", &pCur->zTableArg);
   }
@@ -580,6 +760,15 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
   }
   if( rc==SQLITE_OK ) rc = auditAllTables(pCur, db, pList);
   sqlite3_finalize(pList);
+  if( rc==SQLITE_OK && pCur->pSpill ){
+    /* past the budget: the rest joins the store, and rows come from it */
+    rc = auditSpill(pCur);
+    if( rc==SQLITE_OK ){
+      rc = utf8ext_spill_rewind(pCur->pSpill, &zErr);
+      if( rc!=SQLITE_OK ) rc = auditScanError(pCur, rc, zErr), zErr = 0;
+    }
+    if( rc==SQLITE_OK ) rc = auditSpillRow(pCur);
+  }
   if( rc!=SQLITE_OK ){
     /* keep the message, drop the rows */
     char *zMsg = cur->pVtab->zErrMsg;
@@ -590,15 +779,23 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
   return rc;
 }
 
-/* xNext. */
+/* xNext: the next finding, from aFinding[] or from the store. */
 static int auditNext(sqlite3_vtab_cursor *cur){
-  ((audit_cursor*)cur)->iRow++;
+  audit_cursor *pCur = (audit_cursor*)cur;
+  pCur->iRow++;
+  if( pCur->pSpill ){
+    char *zErr = 0;
+    int rc = utf8ext_spill_next(pCur->pSpill, &zErr);
+    if( rc!=SQLITE_OK ) return auditScanError(pCur, rc, zErr);
+    return auditSpillRow(pCur);
+  }
   return SQLITE_OK;
 }
 
 /* xEof. */
 static int auditEof(sqlite3_vtab_cursor *cur){
   audit_cursor *pCur = (audit_cursor*)cur;
+  if( pCur->pSpill ) return utf8ext_spill_eof(pCur->pSpill);
   return pCur->iRow>=pCur->nRow;
 }
 
@@ -613,7 +810,8 @@ static void auditResultArg(audit_cursor *pCur, sqlite3_context *ctx,
 static int auditColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
                        int i){
   audit_cursor *pCur = (audit_cursor*)cur;
-  const audit_finding *f = &pCur->aFinding[pCur->iRow];
+  const audit_finding *f = pCur->pSpill ? &pCur->spillRow
+                                        : &pCur->aFinding[pCur->iRow];
   const utf8ext_table *pTab = pCur->apTable[f->iTable];
   switch( i ){
     case AUDIT_COLUMN_TBL:
@@ -626,7 +824,7 @@ static int auditColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       if( f->bRowid ) sqlite3_result_int64(ctx, f->iRowid);
       break;
     case AUDIT_COLUMN_PK:
-      if( f->zPk ) sqlite3_result_text(ctx, f->zPk, -1, SQLITE_TRANSIENT);
+      if( f->zPk ) sqlite3_result_text(ctx, f->zPk, f->nPk, SQLITE_TRANSIENT);
       break;
     case AUDIT_COLUMN_OFFSET:
       sqlite3_result_int64(ctx, f->iOffset);

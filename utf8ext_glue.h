@@ -11,6 +11,9 @@
 **                           and keys, one SELECT per table; writes nothing
 **     utf8ext_audit.c       utf8_audit and utf8_audit_summary, read-only
 **                           users of the scanner
+**     utf8ext_spill.c       a scratch store in a private temporary
+**                           database: utf8_audit's findings past its
+**                           memory budget
 **     utf8ext_repair.c      utf8_repair and utf8_undo: the one unit that
 **                           writes users' tables, and owner of the log
 **     utf8ext_value.c       reading values, SQL literals, hex, escaped

@@ -9,8 +9,9 @@
 ** sqlite3_auto_extension), fills a table with valid and ill-formed, short
 ** and long values, and calls every function: each scalar with TEXT and
 ** BLOB arguments, utf8_codepoints and utf8_audit (rowid and WITHOUT ROWID
-** tables, one table and all), utf8_audit_summary, utf8_repair (methods
-** fix and mojibake) and utf8_undo, and the error paths.
+** tables, one table and all; also past a small memory budget, where its
+** findings go to a temporary database), utf8_audit_summary, utf8_repair
+** (methods fix and mojibake) and utf8_undo, and the error paths.
 **
 ** The script runs in segments (find_segments()), each from a fresh
 ** database. For each segment, first a run with no failure records what each
@@ -174,6 +175,13 @@ static const char *const script[] = {
   "SELECT hex(k), hex(v), j FROM m ORDER BY j",
   "SELECT hex(v) FROM mr ORDER BY rowid",
   "SELECT count(*) FROM utf8_repair_log",
+  /* utf8_audit past its memory budget: with 150 bytes the first finding
+  ** stays in memory, the second moves both to the temporary database
+  ** (utf8ext_spill.c), and later ones go there one by one */
+  "SET-AUDIT-BUDGET",
+  "SELECT tbl, col, rowid, pk, offset, error, hex(bytes), errors, context"
+  " FROM utf8_audit(NULL)",
+  "SELECT count(*), sum(errors), group_concat(pk) FROM utf8_audit('w', 'main')",
 };
 #define N_SCRIPT (int)(sizeof(script)/sizeof(script[0]))
 
@@ -196,6 +204,7 @@ static const char *const segment_starts[] = {
   "UPDATE t SET v = utf8_fix(v)",     /* the audit after an UPDATE */
   "SELECT utf8_repair(NULL)",         /* repair with 'fix', undo */
   "CREATE TABLE m(",                  /* the 'mojibake' method and count */
+  "SET-AUDIT-BUDGET",                 /* utf8_audit's temporary database */
 };
 #define N_SEGMENT (int)(sizeof(segment_starts)/sizeof(segment_starts[0]))
 static int seg_lo[N_SEGMENT], seg_hi[N_SEGMENT];
@@ -266,6 +275,11 @@ static void run_statement(sqlite3 *db, const char *zSql, stmt_result *r){
     r->rc = insert_values(db, &r->out);
     return;
   }
+  if( strcmp(zSql, "SET-AUDIT-BUDGET")==0 ){
+    /* utf8ext_audit.c reads it at each xFilter; one_run() unsets it */
+    r->rc = setenv("UTF8EXT_AUDIT_BUDGET", "150", 1)==0 ? SQLITE_OK : SQLITE_ERROR;
+    return;
+  }
   rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
   while( rc==SQLITE_OK && (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
     rc = SQLITE_OK;
@@ -300,6 +314,7 @@ static int one_run(int seg, long long failAt, int record, int *pReached){
   long long liveBefore;
   int i, rc, bad = 0;
 
+  unsetenv("UTF8EXT_AUDIT_BUDGET");
   liveBefore = live;
   alloc_count = 0;
   failures = 0;

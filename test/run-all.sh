@@ -77,13 +77,13 @@ run_suite fix "$BUILD/test/fix_test" ${SIMD_TEST_ARGS:-}
 run_suite embed "$BUILD/test/embed_test"
 
 # The C tests of the SQL layer (test/malloc_test.c, thread_test.c,
-# limits_test.c). Under AddressSanitizer they also check for
+# limits_test.c, memory_test.c). Under AddressSanitizer they also check for
 # leaks (tclsh below cannot).
 c_env=()
 if [ -n "${ASAN_OPTIONS:-}" ]; then
   c_env=(ASAN_OPTIONS="${ASAN_OPTIONS//detect_leaks=0/detect_leaks=1}")
 fi
-for t in malloc thread limits; do
+for t in malloc thread limits memory; do
   run_suite "$t" env "${c_env[@]}" "$BUILD/test/${t}_test"
 done
 # A short run of each fuzz target, one after the other: the seeds and
