@@ -14,8 +14,12 @@
 **     utf8ext_spill.c       a scratch store in a private temporary
 **                           database: utf8_audit's findings past its
 **                           memory budget
-**     utf8ext_repair.c      utf8_repair and utf8_undo: the one unit that
-**                           writes users' tables, and owner of the log
+**     utf8ext_job.c         one call of utf8_repair or utf8_undo: its
+**                           transaction, the log, keys and fingerprints
+**                           (utf8ext_job.h, shared by the two below)
+**     utf8ext_repair.c      utf8_repair: the one unit that writes users'
+**                           tables
+**     utf8ext_undo.c        utf8_undo: puts the logged originals back
 **     utf8ext_value.c       reading values, SQL literals, hex, escaped
 **                           names, option names: the helpers of all above
 */
