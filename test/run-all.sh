@@ -133,6 +133,15 @@ else
   fi
 fi
 
+# utf8_repair and utf8_undo under faults, once each (not per
+# implementation: the validator path does not change what they check):
+# every progress-handler interrupt and the issue's findings
+# (test/faults.tcl), SIGKILL at random points (test/crash.tcl), peak
+# memory of a million-value repair and undo (test/memory.tcl).
+for s in faults crash memory; do
+  run_suite "$s" env "${tclsh_env[@]}" tclsh "test/$s.tcl"
+done
+
 for impl in "${impls[@]}"; do
   for t in test/*.test; do
     run_suite "$(basename "$t" .test) [$impl]" \
