@@ -34,6 +34,7 @@
 #include "utf8ext_job.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The log's declaration; %w is the schema. */
@@ -809,17 +810,65 @@ static int refuse_journal_off(repair_job *pJob){
   return rc;
 }
 
-/* How many rows PRAGMA foreign_key_check reports in the job's schema. */
-static int fk_violations(repair_job *pJob, sqlite3_int64 *pn){
+/* Mix a NUL-terminated string (NULL as one byte) into a 64-bit hash. */
+static sqlite3_uint64 fk_mix(sqlite3_uint64 h, const unsigned char *z){
+  if( z==0 ) return (h ^ 0xFF) * 0x100000001B3ull;
+  do{ h = (h ^ *z) * 0x100000001B3ull; }while( *z++ );
+  return h;
+}
+
+/* qsort() and bsearch() order of 64-bit hashes. */
+static int fk_cmp(const void *a, const void *b){
+  sqlite3_uint64 x = *(const sqlite3_uint64*)a, y = *(const sqlite3_uint64*)b;
+  return (x>y) - (x<y);
+}
+
+/*
+** The violations PRAGMA foreign_key_check reports in the job's schema, a
+** sorted array of hashes, one per violation: of (table, rowid, foreign
+** key). A child WITHOUT ROWID has no rowid: its violations of one foreign
+** key are told apart by their order, so only their number compares.
+*/
+static int fk_violations(repair_job *pJob, sqlite3_uint64 **pa,
+                         sqlite3_int64 *pn){
   sqlite3_stmt *pStmt;
+  sqlite3_uint64 *a = 0;
+  sqlite3_int64 n = 0, nAlloc = 0, nNoRowid = 0;
   int rc = jobPrepare(pJob, sqlite3_mprintf("PRAGMA \"%w\".foreign_key_check",
                                             pJob->zSchema), &pStmt);
+  *pa = 0;
   *pn = 0;
   if( rc!=SQLITE_OK ) return rc;
-  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ) (*pn)++;
-  rc = rc==SQLITE_DONE ? SQLITE_OK : jobSqlError(pJob, rc);
+  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
+    sqlite3_uint64 h = 0xCBF29CE484222325ull;
+    char zNum[24];
+    h = fk_mix(h, sqlite3_column_text(pStmt, 0));
+    if( sqlite3_column_type(pStmt, 1)==SQLITE_NULL ){
+      sqlite3_snprintf(sizeof(zNum), zNum, "#%lld", nNoRowid++);
+    }else{
+      sqlite3_snprintf(sizeof(zNum), zNum, "%lld", sqlite3_column_int64(pStmt, 1));
+    }
+    h = fk_mix(h, (const unsigned char*)zNum);
+    h = fk_mix(h, sqlite3_column_text(pStmt, 3));
+    if( n==nAlloc ){
+      sqlite3_uint64 *aNew = sqlite3_realloc64(a, sizeof(*a)*(nAlloc ? 2*nAlloc : 16));
+      if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
+      a = aNew;
+      nAlloc = nAlloc ? 2*nAlloc : 16;
+    }
+    a[n++] = h;
+  }
+  if( rc==SQLITE_DONE ) rc = SQLITE_OK;
+  else if( rc!=SQLITE_NOMEM ) rc = jobSqlError(pJob, rc);
   sqlite3_finalize(pStmt);
-  return rc;
+  if( rc!=SQLITE_OK ){
+    sqlite3_free(a);
+    return rc;
+  }
+  if( n>1 ) qsort(a, (size_t)n, sizeof(*a), fk_cmp);
+  *pa = a;
+  *pn = n;
+  return SQLITE_OK;
 }
 
 /*
@@ -950,13 +999,15 @@ static int job_take_log(repair_job *pJob){
 /* What the job must know of foreign keys before it writes. */
 static int job_fk_baseline(repair_job *pJob){
   int hi = 0;
-  pJob->nFkBefore = -1;
+
   if( !pJob->bForeignKeys ) return SQLITE_OK;
   sqlite3_db_status(pJob->db, SQLITE_DBSTATUS_DEFERRED_FKS,
                     &pJob->nDeferredBefore, &hi, 0);
   /* the status says only "none" or "some": with some pending already
   ** (the user's own), count them, to tell whether the call adds more */
-  if( pJob->nDeferredBefore ) return fk_violations(pJob, &pJob->nFkBefore);
+  if( pJob->nDeferredBefore ){
+    return fk_violations(pJob, &pJob->aFkBefore, &pJob->nFkBefore);
+  }
   return SQLITE_OK;
 }
 
@@ -981,13 +1032,9 @@ int job_begin(repair_job *pJob, int bCreateLog, int *pbNoLog){
     if( rc==SQLITE_OK ) rc = refuse_journal_off(pJob);
     if( rc==SQLITE_OK ) rc = job_take_log(pJob);
   }else{
-    /* In the user's transaction the log is made (when there is none)
-    ** before the call's savepoint: a ROLLBACK TO that a progress handler
-    ** stops on its way out has run, and would have dropped a log made
-    ** inside it, and with it the rescue's table (see job_rollback()) */
     rc = refuse_journal_off(pJob);
-    if( rc==SQLITE_OK ) rc = job_take_log(pJob);
     if( rc==SQLITE_OK ) rc = job_open_transaction(pJob);
+    if( rc==SQLITE_OK ) rc = job_take_log(pJob);
   }
   if( rc==SQLITE_OK ) rc = job_fk_baseline(pJob);
   return rc;
@@ -999,17 +1046,26 @@ int job_begin(repair_job *pJob, int bCreateLog, int *pbNoLog){
 ** Refuse a result that leaves a deferred foreign key unresolved that was
 ** not before the call. In its own transaction any pending one is the
 ** call's; in the user's, SQLite's status tells only whether there are
-** any, so with some already pending the violations are counted again.
+** any, so with some already pending every violation now must have been
+** there before: a repair that orphans one row is refused even where it
+** happens to adopt another (the user's own orphan).
 */
 static int job_check_deferred_fks(repair_job *pJob){
   int now = 0, hi = 0, rc;
-  sqlite3_int64 n;
+  sqlite3_uint64 *a = 0;
+  sqlite3_int64 n = 0, i;
   if( !pJob->bForeignKeys ) return SQLITE_OK;
   sqlite3_db_status(pJob->db, SQLITE_DBSTATUS_DEFERRED_FKS, &now, &hi, 0);
   if( now==0 ) return SQLITE_OK;
   if( pJob->nDeferredBefore ){
-    rc = fk_violations(pJob, &n);
-    if( rc!=SQLITE_OK || n<=pJob->nFkBefore ) return rc;
+    rc = fk_violations(pJob, &a, &n);
+    if( rc!=SQLITE_OK ) return rc;
+    for(i=0; i<n; i++){
+      if( pJob->nFkBefore==0 || bsearch(&a[i], pJob->aFkBefore,
+              (size_t)pJob->nFkBefore, sizeof(a[i]), fk_cmp)==0 ) break;
+    }
+    sqlite3_free(a);
+    if( i==n ) return SQLITE_OK;
   }
   return jobError(pJob, SQLITE_CONSTRAINT, "a deferred FOREIGN KEY constraint"
                   " would fail");
@@ -1202,8 +1258,10 @@ void job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
   sqlite3_free(pJob->zErr);
   sqlite3_free(pJob->zAt);
   sqlite3_free(pJob->aMoji);
+  sqlite3_free(pJob->aFkBefore);
   pJob->zSchema = pJob->zErr = pJob->zAt = 0;
   pJob->aMoji = 0;
+  pJob->aFkBefore = 0;
 }
 
 int job_name_arg(repair_job *pJob, sqlite3_value *v, const char *zArg,

@@ -66,8 +66,10 @@ struct repair_job {
   int bAutocommit;            /* True if no transaction was open before */
   int bForeignKeys;           /* PRAGMA foreign_keys was on */
   int nDeferredBefore;        /* SQLITE_DBSTATUS_DEFERRED_FKS before (0, 1) */
-  sqlite3_int64 nFkBefore;    /* Violations PRAGMA foreign_key_check saw
-                              ** before, when nDeferredBefore (else -1) */
+  sqlite3_uint64 *aFkBefore;  /* When nDeferredBefore: the violations
+                              ** PRAGMA foreign_key_check saw before,
+                              ** hashed and sorted (utf8ext_job.c) */
+  sqlite3_int64 nFkBefore;    /* Entries in aFkBefore */
   int eEnd;                   /* JOB_END_*, once a failed call has ended */
   /* the table at hand */
   sqlite3_stmt **apFp;        /* Reads a row for its fingerprint, by pass */
