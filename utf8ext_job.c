@@ -153,6 +153,22 @@ int jobStepWrite(sqlite3_stmt *pStmt){
   return rc;
 }
 
+/*
+** Finish the SELECT begun in s with "FROM t WHERE <locator from ?1>" and
+** prepare it (s is finished here).
+*/
+static int prepare_from_locator(repair_job *pJob, const utf8ext_table *p,
+                                sqlite3_str *s, sqlite3_stmt **pp){
+  sqlite3_str_appendf(s, " FROM \"%w\".\"%w\" AS \"%w\" WHERE ",
+                      p->zSchema, p->zFrom, p->zFrom);
+  utf8ext_append_locator(s, p, 1);
+  if( sqlite3_str_errcode(s)!=SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(s));
+    return SQLITE_NOMEM;
+  }
+  return jobPrepare(pJob, sqlite3_str_finish(s), pp);
+}
+
 int job_prepare_update(repair_job *pJob, const utf8ext_table *p,
                        const int *aiCol, int n, sqlite3_stmt **pp){
   sqlite3_str *s = sqlite3_str_new(0);
@@ -181,14 +197,7 @@ int job_prepare_read(repair_job *pJob, const utf8ext_table *p,
     sqlite3_str_appendall(s, ", ");
     utf8ext_append_column(s, p, aiCol[i]);
   }
-  sqlite3_str_appendf(s, " FROM \"%w\".\"%w\" AS \"%w\" WHERE ",
-                      p->zSchema, p->zFrom, p->zFrom);
-  utf8ext_append_locator(s, p, 1);
-  if( sqlite3_str_errcode(s)!=SQLITE_OK ){
-    sqlite3_free(sqlite3_str_finish(s));
-    return SQLITE_NOMEM;
-  }
-  return jobPrepare(pJob, sqlite3_str_finish(s), pp);
+  return prepare_from_locator(pJob, p, s, pp);
 }
 
 void job_statements_clear(repair_job *pJob){
@@ -553,14 +562,7 @@ int fp_open(repair_job *pJob, const utf8ext_table *p){
       sqlite3_str_appendall(s, ", ");
       utf8ext_append_column(s, p, i);
     }
-    sqlite3_str_appendf(s, " FROM \"%w\".\"%w\" AS \"%w\" WHERE ",
-                        p->zSchema, p->zFrom, p->zFrom);
-    utf8ext_append_locator(s, p, 1);
-    if( sqlite3_str_errcode(s)!=SQLITE_OK ){
-      sqlite3_free(sqlite3_str_finish(s));
-      return SQLITE_NOMEM;
-    }
-    rc = jobPrepare(pJob, sqlite3_str_finish(s), &pJob->apFp[pJob->nFp]);
+    rc = prepare_from_locator(pJob, p, s, &pJob->apFp[pJob->nFp]);
     if( rc!=SQLITE_OK ) return rc;
     pJob->nFp++;
   }
