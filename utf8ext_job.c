@@ -64,7 +64,7 @@
 
 /* ---- errors ------------------------------------------------------------ */
 
-int jobError(repair_job *pJob, int rc, const char *zFormat, ...){
+int utf8ext_job_error(repair_job *pJob, int rc, const char *zFormat, ...){
   va_list ap;
   if( rc==SQLITE_NOMEM || pJob->zErr ) return rc;
   va_start(ap, zFormat);
@@ -73,8 +73,8 @@ int jobError(repair_job *pJob, int rc, const char *zFormat, ...){
   return pJob->zErr ? rc : SQLITE_NOMEM;
 }
 
-int jobSqlError(repair_job *pJob, int rc){
-  return jobError(pJob, rc, "%s", sqlite3_errmsg(pJob->db));
+int utf8ext_job_sql_error(repair_job *pJob, int rc){
+  return utf8ext_job_error(pJob, rc, "%s", sqlite3_errmsg(pJob->db));
 }
 
 /*
@@ -110,7 +110,8 @@ static char *where_text(const utf8ext_table *p, int iCol, const char *zPk){
   return sqlite3_str_finish(s);
 }
 
-int jobErrorAt(repair_job *pJob, int rc, const utf8ext_table *p, int iCol,
+int utf8ext_job_error_at(repair_job *pJob, int rc, const utf8ext_table *p,
+                         int iCol,
                const char *zPk, const char *zFormat, ...){
   char *zWhere, *zMsg;
   va_list ap;
@@ -119,7 +120,7 @@ int jobErrorAt(repair_job *pJob, int rc, const utf8ext_table *p, int iCol,
   zMsg = sqlite3_vmprintf(zFormat, ap);
   va_end(ap);
   zWhere = where_text(p, iCol, zPk);
-  if( zMsg && zWhere ) rc = jobError(pJob, rc, "%s: %s", zWhere, zMsg);
+  if( zMsg && zWhere ) rc = utf8ext_job_error(pJob, rc, "%s: %s", zWhere, zMsg);
   else rc = SQLITE_NOMEM;
   sqlite3_free(zMsg);
   sqlite3_free(zWhere);
@@ -128,21 +129,21 @@ int jobErrorAt(repair_job *pJob, int rc, const utf8ext_table *p, int iCol,
 
 /* ---- statements ---------------------------------------------------------- */
 
-int jobPrepare(repair_job *pJob, char *zSql, sqlite3_stmt **pp){
+int utf8ext_job_prepare(repair_job *pJob, char *zSql, sqlite3_stmt **pp){
   int rc;
   *pp = 0;
   if( zSql==0 ) return SQLITE_NOMEM;
   rc = sqlite3_prepare_v2(pJob->db, zSql, -1, pp, 0);
   sqlite3_free(zSql);
-  return rc==SQLITE_OK ? rc : jobSqlError(pJob, rc);
+  return rc==SQLITE_OK ? rc : utf8ext_job_sql_error(pJob, rc);
 }
 
-int jobExec(repair_job *pJob, const char *zSql){
+int utf8ext_job_exec(repair_job *pJob, const char *zSql){
   int rc = sqlite3_exec(pJob->db, zSql, 0, 0, 0);
-  return rc==SQLITE_OK ? rc : jobSqlError(pJob, rc);
+  return rc==SQLITE_OK ? rc : utf8ext_job_sql_error(pJob, rc);
 }
 
-int jobStepWrite(sqlite3_stmt *pStmt){
+int utf8ext_job_step_write(sqlite3_stmt *pStmt){
   int rc;
   while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){}
   if( rc==SQLITE_DONE ){
@@ -166,10 +167,10 @@ static int prepare_from_locator(repair_job *pJob, const utf8ext_table *p,
     sqlite3_free(sqlite3_str_finish(s));
     return SQLITE_NOMEM;
   }
-  return jobPrepare(pJob, sqlite3_str_finish(s), pp);
+  return utf8ext_job_prepare(pJob, sqlite3_str_finish(s), pp);
 }
 
-int job_prepare_update(repair_job *pJob, const utf8ext_table *p,
+int utf8ext_job_prepare_update(repair_job *pJob, const utf8ext_table *p,
                        const int *aiCol, int n, sqlite3_stmt **pp){
   sqlite3_str *s = sqlite3_str_new(0);
   int i;
@@ -185,10 +186,10 @@ int job_prepare_update(repair_job *pJob, const utf8ext_table *p,
     sqlite3_free(sqlite3_str_finish(s));
     return SQLITE_NOMEM;
   }
-  return jobPrepare(pJob, sqlite3_str_finish(s), pp);
+  return utf8ext_job_prepare(pJob, sqlite3_str_finish(s), pp);
 }
 
-int job_prepare_read(repair_job *pJob, const utf8ext_table *p,
+int utf8ext_job_prepare_read(repair_job *pJob, const utf8ext_table *p,
                      const int *aiCol, int n, sqlite3_stmt **pp){
   sqlite3_str *s = sqlite3_str_new(0);
   int i;
@@ -200,7 +201,7 @@ int job_prepare_read(repair_job *pJob, const utf8ext_table *p,
   return prepare_from_locator(pJob, p, s, pp);
 }
 
-void job_statements_clear(repair_job *pJob){
+void utf8ext_job_statements_clear(repair_job *pJob){
   int i;
   for(i=0; i<JOB_STMT_CACHE; i++){
     job_stmts *c = &pJob->aStmt[i];
@@ -211,7 +212,8 @@ void job_statements_clear(repair_job *pJob){
   }
 }
 
-int job_statements(repair_job *pJob, const utf8ext_table *p, const int *aiCol,
+int utf8ext_job_statements(repair_job *pJob, const utf8ext_table *p,
+                           const int *aiCol,
                    int n, sqlite3_stmt **ppUpdate, sqlite3_stmt **ppRead){
   job_stmts *c, *pOldest = &pJob->aStmt[0];
   int i, rc;
@@ -232,8 +234,8 @@ int job_statements(repair_job *pJob, const utf8ext_table *p, const int *aiCol,
   sqlite3_finalize(c->pRead);
   sqlite3_free(c->aiCol);
   memset(c, 0, sizeof(*c));
-  rc = job_prepare_update(pJob, p, aiCol, n, &c->pUpdate);
-  if( rc==SQLITE_OK ) rc = job_prepare_read(pJob, p, aiCol, n, &c->pRead);
+  rc = utf8ext_job_prepare_update(pJob, p, aiCol, n, &c->pUpdate);
+  if( rc==SQLITE_OK ) rc = utf8ext_job_prepare_read(pJob, p, aiCol, n, &c->pRead);
   if( rc==SQLITE_OK ){
     c->aiCol = sqlite3_malloc64(sizeof(int)*(n+1));
     if( c->aiCol==0 ) rc = SQLITE_NOMEM;
@@ -253,18 +255,18 @@ int job_statements(repair_job *pJob, const utf8ext_table *p, const int *aiCol,
   return SQLITE_OK;
 }
 
-int job_read_one_row(repair_job *pJob, const utf8ext_table *p,
+int utf8ext_job_read_one_row(repair_job *pJob, const utf8ext_table *p,
                      sqlite3_stmt *pRead, const char *zPk){
   int rc = sqlite3_step(pRead);
   if( rc==SQLITE_ROW ) return SQLITE_OK;
   if( rc==SQLITE_DONE ){
-    return jobErrorAt(pJob, SQLITE_ERROR, p, -1, zPk,
+    return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, zPk,
                       "the row is not there (any more)");
   }
-  return jobSqlError(pJob, rc);
+  return utf8ext_job_sql_error(pJob, rc);
 }
 
-int job_stored_equals(sqlite3_stmt *pRow, int iCol, int eTextEnc,
+int utf8ext_job_stored_equals(sqlite3_stmt *pRow, int iCol, int eTextEnc,
                       const void *z, sqlite3_int64 n){
   const unsigned char *zHave;
   sqlite3_int64 nHave;
@@ -274,7 +276,7 @@ int job_stored_equals(sqlite3_stmt *pRow, int iCol, int eTextEnc,
   return nHave==n && (n==0 || memcmp(zHave, z, (size_t)n)==0);
 }
 
-unsigned char *job_copy_bytes(const void *z, sqlite3_int64 n){
+unsigned char *utf8ext_job_copy_bytes(const void *z, sqlite3_int64 n){
   unsigned char *p = sqlite3_malloc64(n+1);
   if( p && n>0 ) memcpy(p, z, (size_t)n);
   return p;
@@ -290,7 +292,7 @@ static void put_u64(sqlite3_str *s, sqlite3_uint64 u){
   sqlite3_str_append(s, a, 8);
 }
 
-void key_append(sqlite3_str *s, sqlite3_value *v, int eTextEnc){
+void utf8ext_key_append(sqlite3_str *s, sqlite3_value *v, int eTextEnc){
   const unsigned char *z = 0;
   sqlite3_int64 n = 0;
   char tag;
@@ -337,7 +339,7 @@ static sqlite3_uint64 get_u64(const unsigned char *a){
   return u;
 }
 
-int key_bind(sqlite3_stmt *pStmt, int iParam, const unsigned char *z,
+int utf8ext_key_bind(sqlite3_stmt *pStmt, int iParam, const unsigned char *z,
              sqlite3_int64 n, int nPart, int eTextEnc){
   sqlite3_int64 i = 1;
   int k, rc = SQLITE_OK;
@@ -423,9 +425,9 @@ static int trigger_fires_on_update(const char *zSql){
 ** Refuse a table with a trigger that fires on UPDATE, in its own schema or
 ** in temp (a temporary trigger can watch a table of any schema).
 */
-int refuse_update_triggers(repair_job *pJob, const utf8ext_table *p){
+int utf8ext_refuse_update_triggers(repair_job *pJob, const utf8ext_table *p){
   sqlite3_stmt *pStmt;
-  int rc = jobPrepare(pJob, sqlite3_mprintf(
+  int rc = utf8ext_job_prepare(pJob, sqlite3_mprintf(
       "SELECT name, sql FROM \"%w\".sqlite_master WHERE type='trigger'"
       " AND tbl_name=?1 COLLATE NOCASE UNION ALL"
       " SELECT name, sql FROM temp.sqlite_master WHERE type='trigger'"
@@ -435,7 +437,7 @@ int refuse_update_triggers(repair_job *pJob, const utf8ext_table *p){
   while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
     const char *zSql = (const char*)sqlite3_column_text(pStmt, 1);
     if( zSql && trigger_fires_on_update(zSql) ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0,
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, 0,
           "trigger \"%w\" fires on UPDATE and could change what is written"
           " or act elsewhere, so the round trip could not be exact; drop it"
           " for the repair and create it again after",
@@ -444,18 +446,18 @@ int refuse_update_triggers(repair_job *pJob, const utf8ext_table *p){
     }
   }
   if( rc==SQLITE_DONE ) rc = SQLITE_OK;
-  else if( rc!=SQLITE_ERROR ) rc = jobSqlError(pJob, rc);
+  else if( rc!=SQLITE_ERROR ) rc = utf8ext_job_sql_error(pJob, rc);
   sqlite3_finalize(pStmt);
   return rc;
 }
 
-void fk_free(char **azWhy, int nCol){
+void utf8ext_fk_free(char **azWhy, int nCol){
   int i;
   for(i=0; azWhy && i<nCol; i++) sqlite3_free(azWhy[i]);
   sqlite3_free(azWhy);
 }
 
-int fk_update_actions(repair_job *pJob, const utf8ext_table *p,
+int utf8ext_fk_update_actions(repair_job *pJob, const utf8ext_table *p,
                       char ***pazWhy){
   sqlite3_stmt *pStmt;
   char **azWhy;
@@ -465,7 +467,7 @@ int fk_update_actions(repair_job *pJob, const utf8ext_table *p,
   azWhy = sqlite3_malloc64(sizeof(char*)*(p->nCol+1));
   if( azWhy==0 ) return SQLITE_NOMEM;
   memset(azWhy, 0, sizeof(char*)*(p->nCol+1));
-  rc = jobPrepare(pJob, sqlite3_mprintf(
+  rc = utf8ext_job_prepare(pJob, sqlite3_mprintf(
       "SELECT m.name, f.\"to\", f.on_update FROM \"%w\".sqlite_master AS m,"
       " pragma_foreign_key_list(m.name, ?2) AS f"
       " WHERE m.type='table' AND f.\"table\"=?1 COLLATE NOCASE"
@@ -497,25 +499,25 @@ int fk_update_actions(repair_job *pJob, const utf8ext_table *p,
     }
   }
   if( rc==SQLITE_DONE ) rc = SQLITE_OK;
-  else if( rc!=SQLITE_NOMEM ) rc = jobSqlError(pJob, rc);
+  else if( rc!=SQLITE_NOMEM ) rc = utf8ext_job_sql_error(pJob, rc);
   sqlite3_finalize(pStmt);
   if( rc!=SQLITE_OK ){
-    fk_free(azWhy, p->nCol);
+    utf8ext_fk_free(azWhy, p->nCol);
     return rc;
   }
   *pazWhy = azWhy;
   return SQLITE_OK;
 }
 
-int refuse_unlocatable(repair_job *pJob, const utf8ext_table *p){
+int utf8ext_refuse_unlocatable(repair_job *pJob, const utf8ext_table *p){
   if( p->zRowid==0 && p->nPk>255 ){
     /* the log keeps the count of key parts in one byte */
-    return jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0,
+    return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, 0,
         "its primary key has %d columns, more than the 255 the log can keep",
         p->nPk);
   }
   if( p->zRowid || (p->bWithoutRowid && p->nPk>0) ) return SQLITE_OK;
-  return jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0,
+  return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, 0,
       "its columns take all of the names rowid, _rowid_ and oid, so its rows"
       " cannot be found again by rowid");
 }
@@ -533,12 +535,12 @@ int refuse_unlocatable(repair_job *pJob, const utf8ext_table *p){
 ** key that is not its rowid always has an index of origin 'pk'; the
 ** INTEGER PRIMARY KEY has none.
 */
-int fp_open(repair_job *pJob, const utf8ext_table *p){
+int utf8ext_fp_open(repair_job *pJob, const utf8ext_table *p){
   sqlite3_stmt *pStmt;
   int rc, nStep, iPass, i, bStable = 0;
   if( p->zRowid==0 ) return SQLITE_OK;
   if( p->nPk==1 ){
-    rc = jobPrepare(pJob, sqlite3_mprintf("SELECT count(*) FROM"
+    rc = utf8ext_job_prepare(pJob, sqlite3_mprintf("SELECT count(*) FROM"
         " pragma_index_list(?1, ?2) WHERE origin='pk'"), &pStmt);
     if( rc!=SQLITE_OK ) return rc;
     sqlite3_bind_text(pStmt, 1, p->zFrom, -1, SQLITE_STATIC);
@@ -546,7 +548,7 @@ int fp_open(repair_job *pJob, const utf8ext_table *p){
     rc = sqlite3_step(pStmt);
     if( rc==SQLITE_ROW ) bStable = sqlite3_column_int(pStmt, 0)==0;
     rc = sqlite3_finalize(pStmt);
-    if( rc!=SQLITE_OK ) return jobSqlError(pJob, rc);
+    if( rc!=SQLITE_OK ) return utf8ext_job_sql_error(pJob, rc);
   }
   if( bStable ) return SQLITE_OK;
   /* each pass reads nStep columns beside a constant first one */
@@ -569,7 +571,7 @@ int fp_open(repair_job *pJob, const utf8ext_table *p){
   return SQLITE_OK;
 }
 
-void fp_close(repair_job *pJob){
+void utf8ext_fp_close(repair_job *pJob){
   int i;
   for(i=0; i<pJob->nFp; i++) sqlite3_finalize(pJob->apFp[i]);
   sqlite3_free(pJob->apFp);
@@ -616,7 +618,7 @@ static int fp_value(sqlite3_uint64 h[2], sqlite3_value *v, int eTextEnc){
   return SQLITE_OK;
 }
 
-int row_fingerprint(repair_job *pJob, const utf8ext_table *p,
+int utf8ext_row_fingerprint(repair_job *pJob, const utf8ext_table *p,
                     sqlite3_int64 iRowid, int nCol, unsigned char *out){
   sqlite3_uint64 h[2] = { 0xCBF29CE484222325ull, 0x84222325CBF29CE4ull };
   int nStep = sqlite3_limit(pJob->db, SQLITE_LIMIT_COLUMN, -1) - 1;
@@ -632,14 +634,16 @@ int row_fingerprint(repair_job *pJob, const utf8ext_table *p,
       for(k=1, i=iPass*nStep; rc==SQLITE_OK && i<(iPass+1)*nStep && i<p->nCol;
           i++){
         if( p->aGenerated[i] ) continue;
-        if( i<nCol ) rc = fp_value(h, sqlite3_column_value(pStmt, k), p->eTextEnc);
+        if( i<nCol ) rc = fp_value(h, sqlite3_column_value(pStmt, k),
+                                   p->eTextEnc);
         k++;
       }
     }else if( rc==SQLITE_DONE ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0, "no row has rowid %lld",
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, 0,
+                                "no row has rowid %lld",
                       iRowid);
     }else{
-      rc = jobSqlError(pJob, rc);
+      rc = utf8ext_job_sql_error(pJob, rc);
     }
     sqlite3_reset(pStmt);
   }
@@ -652,9 +656,9 @@ int row_fingerprint(repair_job *pJob, const utf8ext_table *p,
 
 /* ---- the log ------------------------------------------------------------------ */
 
-int log_exists(repair_job *pJob, int *pbExists){
+int utf8ext_log_exists(repair_job *pJob, int *pbExists){
   sqlite3_stmt *pStmt;
-  int rc = jobPrepare(pJob, sqlite3_mprintf(
+  int rc = utf8ext_job_prepare(pJob, sqlite3_mprintf(
       "SELECT (SELECT group_concat(name, ',') FROM (SELECT name FROM"
       "   pragma_table_info('" UTF8EXT_LOG_TABLE "', ?1) ORDER BY cid)),"
       " (SELECT type FROM \"%w\".sqlite_master"
@@ -681,11 +685,13 @@ int log_exists(repair_job *pJob, int *pbExists){
     int bKeyIndex = sqlite3_column_int(pStmt, 4)>0;
     rc = SQLITE_OK;
     if( zType && strcmp(zType, "table")!=0 ){
-      rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " is a %s,"
+      rc = utf8ext_job_error(pJob, SQLITE_ERROR,
+                             "\"%w\"." UTF8EXT_LOG_TABLE " is a %s,"
           " not a utf8ext repair log; rename it", pJob->zSchema, zType);
     }else if( zTriggers ){
       /* A trigger on the log would act on every write of repair and undo. */
-      rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " has"
+      rc = utf8ext_job_error(pJob, SQLITE_ERROR,
+                             "\"%w\"." UTF8EXT_LOG_TABLE " has"
           " triggers (%s), which would act on every log write; drop them",
           pJob->zSchema, zTriggers);
     }else if( z && strcmp(z, LOG_COLUMNS)==0
@@ -694,7 +700,8 @@ int log_exists(repair_job *pJob, int *pbExists){
       ** rows by rid: an id that is not the rowid (INTEGER PRIMARY KEY, not
       ** DESC, not WITHOUT ROWID) may be NULL, and a rid of other affinity
       ** may not hold the rowid exactly */
-      rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " has the"
+      rc = utf8ext_job_error(pJob, SQLITE_ERROR,
+                             "\"%w\"." UTF8EXT_LOG_TABLE " has the"
           " log's columns but not its declaration (types and keys: %s%s; a"
           " log's: %s, id its rowid), so it is not a utf8ext repair log;"
           " rename it", pJob->zSchema, zShape ? zShape : "",
@@ -702,18 +709,19 @@ int log_exists(repair_job *pJob, int *pbExists){
     }else if( z && strcmp(z, LOG_COLUMNS)==0 ){
       *pbExists = 1;
     }else if( z ){
-      rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE " exists"
+      rc = utf8ext_job_error(pJob, SQLITE_ERROR,
+                             "\"%w\"." UTF8EXT_LOG_TABLE " exists"
           " but is not a utf8ext repair log (its columns are %s, not %s);"
           " rename it", pJob->zSchema, z, LOG_COLUMNS);
     }
   }else{
-    rc = jobSqlError(pJob, rc);
+    rc = utf8ext_job_sql_error(pJob, rc);
   }
   sqlite3_finalize(pStmt);
   return rc;
 }
 
-int log_open(repair_job *pJob){
+int utf8ext_log_open(repair_job *pJob){
   sqlite3_stmt *pMax;
   int rc;
   if( pJob->pLogInsert ) return SQLITE_OK;
@@ -721,7 +729,7 @@ int log_open(repair_job *pJob){
   ** gap, and one time: undo puts a row's entries back together only when
   ** their ids follow each other and their method and time agree, so two
   ** runs' entries for one key are never taken for one run's */
-  rc = jobPrepare(pJob, sqlite3_mprintf("SELECT max(id),"
+  rc = utf8ext_job_prepare(pJob, sqlite3_mprintf("SELECT max(id),"
       " strftime('%%Y-%%m-%%d %%H:%%M:%%f', 'now')"
       " FROM \"%w\"." UTF8EXT_LOG_TABLE, pJob->zSchema), &pMax);
   if( rc!=SQLITE_OK ) return rc;
@@ -732,20 +740,20 @@ int log_open(repair_job *pJob){
     pJob->zAt = utf8ext_column_dup(pMax, 1);
     rc = pJob->zAt ? SQLITE_OK : SQLITE_NOMEM;
     if( rc==SQLITE_OK && iMax>=((sqlite3_int64)1<<62) ){
-      rc = jobError(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE
+      rc = utf8ext_job_error(pJob, SQLITE_ERROR, "\"%w\"." UTF8EXT_LOG_TABLE
           " has ids near the largest integer (%lld), past which a"
           " run's log rows could not take ids that follow each other;"
           " undo or empty it first", pJob->zSchema, iMax);
     }
     pJob->iNextId = bEmpty ? 1 : iMax+2;
   }else{
-    rc = jobSqlError(pJob, rc);
+    rc = utf8ext_job_sql_error(pJob, rc);
   }
   sqlite3_finalize(pMax);
   /* OR ABORT: an ON CONFLICT clause of the log's own (IGNORE, REPLACE)
   ** could drop this row or another silently */
   if( rc==SQLITE_OK ){
-    rc = jobPrepare(pJob, sqlite3_mprintf(
+    rc = utf8ext_job_prepare(pJob, sqlite3_mprintf(
         "INSERT OR ABORT INTO \"%w\"." UTF8EXT_LOG_TABLE
         "(tbl, col, rid, key, pk, original, repaired, method, rowhash, id, at)"
         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", pJob->zSchema),
@@ -765,7 +773,8 @@ static int refuse_write_context(repair_job *pJob){
   sqlite3_stmt *p = 0;
   while( (p = sqlite3_next_stmt(pJob->db, p))!=0 ){
     if( sqlite3_stmt_busy(p) && !sqlite3_stmt_readonly(p) ){
-      return jobError(pJob, SQLITE_ERROR, "call it in a statement of its own"
+      return utf8ext_job_error(pJob, SQLITE_ERROR,
+                               "call it in a statement of its own"
           " (SELECT %s(...)), not from inside a statement that writes: it"
           " must begin and end a transaction of its own", pJob->zFunc);
     }
@@ -777,7 +786,7 @@ static int refuse_write_context(repair_job *pJob){
 static int job_pragma(repair_job *pJob, const char *zPragma, int *piVal,
                       char **pz){
   sqlite3_stmt *pStmt;
-  int rc = jobPrepare(pJob, sqlite3_mprintf("PRAGMA \"%w\".%s",
+  int rc = utf8ext_job_prepare(pJob, sqlite3_mprintf("PRAGMA \"%w\".%s",
                                             pJob->zSchema, zPragma), &pStmt);
   if( rc!=SQLITE_OK ) return rc;
   rc = sqlite3_step(pStmt);
@@ -788,7 +797,7 @@ static int job_pragma(repair_job *pJob, const char *zPragma, int *piVal,
   }else if( rc==SQLITE_DONE ){
     rc = SQLITE_OK;
   }else{
-    rc = jobSqlError(pJob, rc);
+    rc = utf8ext_job_sql_error(pJob, rc);
   }
   sqlite3_finalize(pStmt);
   return rc;
@@ -803,7 +812,8 @@ static int refuse_journal_off(repair_job *pJob){
   char *zMode = 0;
   int rc = job_pragma(pJob, "journal_mode", 0, &zMode);
   if( rc==SQLITE_OK && zMode && sqlite3_stricmp(zMode, "off")==0 ){
-    rc = jobError(pJob, SQLITE_ERROR, "database \"%w\" has journal_mode=OFF,"
+    rc = utf8ext_job_error(pJob, SQLITE_ERROR,
+                           "database \"%w\" has journal_mode=OFF,"
         " so a call that fails or is interrupted half way could not be"
         " rolled back; set PRAGMA \"%w\".journal_mode=DELETE (or WAL) first",
         pJob->zSchema, pJob->zSchema);
@@ -836,7 +846,8 @@ static int fk_violations(repair_job *pJob, sqlite3_uint64 **pa,
   sqlite3_stmt *pStmt;
   sqlite3_uint64 *a = 0;
   sqlite3_int64 n = 0, nAlloc = 0, nNoRowid = 0;
-  int rc = jobPrepare(pJob, sqlite3_mprintf("PRAGMA \"%w\".foreign_key_check",
+  int rc = utf8ext_job_prepare(pJob,
+                               sqlite3_mprintf("PRAGMA \"%w\".foreign_key_check",
                                             pJob->zSchema), &pStmt);
   *pa = 0;
   *pn = 0;
@@ -848,20 +859,22 @@ static int fk_violations(repair_job *pJob, sqlite3_uint64 **pa,
     if( sqlite3_column_type(pStmt, 1)==SQLITE_NULL ){
       sqlite3_snprintf(sizeof(zNum), zNum, "#%lld", nNoRowid++);
     }else{
-      sqlite3_snprintf(sizeof(zNum), zNum, "%lld", sqlite3_column_int64(pStmt, 1));
+      sqlite3_snprintf(sizeof(zNum), zNum, "%lld", sqlite3_column_int64(pStmt,
+                                                                        1));
     }
     h = fk_mix(h, (const unsigned char*)zNum);
     h = fk_mix(h, sqlite3_column_text(pStmt, 3));
     if( n==nAlloc ){
-      sqlite3_uint64 *aNew = sqlite3_realloc64(a, sizeof(*a)*(nAlloc ? 2*nAlloc : 16));
+      sqlite3_int64 nNew = nAlloc ? 2*nAlloc : 16;
+      sqlite3_uint64 *aNew = sqlite3_realloc64(a, sizeof(*a)*nNew);
       if( aNew==0 ){ rc = SQLITE_NOMEM; break; }
       a = aNew;
-      nAlloc = nAlloc ? 2*nAlloc : 16;
+      nAlloc = nNew;
     }
     a[n++] = h;
   }
   if( rc==SQLITE_DONE ) rc = SQLITE_OK;
-  else if( rc!=SQLITE_NOMEM ) rc = jobSqlError(pJob, rc);
+  else if( rc!=SQLITE_NOMEM ) rc = utf8ext_job_sql_error(pJob, rc);
   sqlite3_finalize(pStmt);
   if( rc!=SQLITE_OK ){
     sqlite3_free(a);
@@ -891,7 +904,8 @@ static void job_prepare_rescue(repair_job *pJob){
       " SELECT i+1 FROM c WHERE i<100000) INSERT INTO \"%w\"."
       UTF8EXT_LOG_TABLE "(tbl, col, original, repaired, method)"
       " SELECT '', '', x'', x'', '' FROM c WHERE i<0", pJob->zSchema);
-  if( zSql && sqlite3_prepare_v2(pJob->db, zSql, -1, &pJob->pRescue, 0)!=SQLITE_OK ){
+  if( zSql && sqlite3_prepare_v2(pJob->db, zSql, -1, &pJob->pRescue,
+                                 0)!=SQLITE_OK ){
     sqlite3_finalize(pJob->pRescue);
     pJob->pRescue = 0;
   }
@@ -905,15 +919,17 @@ static void job_prepare_rescue(repair_job *pJob){
 */
 static int job_prepare_log(repair_job *pJob, int bLogExists){
   if( bLogExists ){
-    int rc = jobPrepare(pJob, sqlite3_mprintf("DELETE FROM \"%w\"."
+    int rc = utf8ext_job_prepare(pJob, sqlite3_mprintf("DELETE FROM \"%w\"."
         UTF8EXT_LOG_TABLE " WHERE 0", pJob->zSchema), &pJob->pLock);
     if( rc==SQLITE_OK ){
       job_prepare_rescue(pJob);
-      if( pJob->pRescue==0 ) rc = jobSqlError(pJob, sqlite3_errcode(pJob->db));
+      if( pJob->pRescue==0 ){
+        rc = utf8ext_job_sql_error(pJob, sqlite3_errcode(pJob->db));
+      }
     }
     return rc;
   }
-  return jobPrepare(pJob, sqlite3_mprintf(LOG_CREATE, pJob->zSchema),
+  return utf8ext_job_prepare(pJob, sqlite3_mprintf(LOG_CREATE, pJob->zSchema),
                     &pJob->pLogCreate);
 }
 
@@ -946,7 +962,8 @@ static int job_release(repair_job *pJob){
   int i, rc = SQLITE_NOMEM;
   for(i=0; zSql && i<JOB_ROLLBACK_TRIES; i++){
     rc = sqlite3_exec(pJob->db, zSql, 0, 0, 0);
-    if( rc==SQLITE_OK || no_such_savepoint(pJob->db, rc) ){ rc = SQLITE_OK; break; }
+    if( rc==SQLITE_OK || no_such_savepoint(pJob->db,
+                                           rc) ){ rc = SQLITE_OK; break; }
     if( interrupt_lasts(pJob->db) ) break;
   }
   sqlite3_free(zSql);
@@ -964,7 +981,7 @@ static int job_open_transaction(repair_job *pJob){
   if( pJob->bAutocommit ){
     rc = sqlite3_exec(pJob->db, "BEGIN IMMEDIATE", 0, 0, 0);
     if( !sqlite3_get_autocommit(pJob->db) ) pJob->eTxn = JOB_TXN_OWN;
-    return rc==SQLITE_OK ? rc : jobSqlError(pJob, rc);
+    return rc==SQLITE_OK ? rc : utf8ext_job_sql_error(pJob, rc);
   }
   sqlite3_snprintf(sizeof(pJob->zSavepoint), pJob->zSavepoint,
                    "utf8ext_repair_%p", (void*)pJob);
@@ -978,7 +995,7 @@ static int job_open_transaction(repair_job *pJob){
     pJob->eTxn = JOB_TXN_SAVEPOINT;
     return rc;
   }
-  rc = jobSqlError(pJob, rc);
+  rc = utf8ext_job_sql_error(pJob, rc);
   job_release(pJob);
   return rc;
 }
@@ -989,11 +1006,11 @@ static int job_open_transaction(repair_job *pJob){
 ** the first write; BEGIN IMMEDIATE already holds the lock.
 */
 static int job_take_log(repair_job *pJob){
-  int rc = jobStepWrite(pJob->pLock ? pJob->pLock : pJob->pLogCreate);
+  int rc = utf8ext_job_step_write(pJob->pLock ? pJob->pLock : pJob->pLogCreate);
   /* the CREATE may have run though a progress handler stopped it on its
   ** way out: then the real rescue can be prepared now */
   if( pJob->pLogCreate ) job_prepare_rescue(pJob);
-  if( rc!=SQLITE_OK ) return jobSqlError(pJob, rc);
+  if( rc!=SQLITE_OK ) return utf8ext_job_sql_error(pJob, rc);
   pJob->bLog = 1;
   return SQLITE_OK;
 }
@@ -1013,19 +1030,20 @@ static int job_fk_baseline(repair_job *pJob){
   return SQLITE_OK;
 }
 
-int job_begin(repair_job *pJob, int bCreateLog, int *pbNoLog){
+int utf8ext_job_begin(repair_job *pJob, int bCreateLog, int *pbNoLog){
   int rc, bExists = 0;
   if( pbNoLog ) *pbNoLog = 0;
   pJob->bAutocommit = sqlite3_get_autocommit(pJob->db);
   rc = refuse_write_context(pJob);
-  if( rc==SQLITE_OK ) rc = log_exists(pJob, &bExists);
+  if( rc==SQLITE_OK ) rc = utf8ext_log_exists(pJob, &bExists);
   if( rc!=SQLITE_OK ) return rc;
   if( !bExists && !bCreateLog ){
     *pbNoLog = 1;
     return SQLITE_OK;
   }
   rc = job_prepare_log(pJob, bExists);
-  if( rc==SQLITE_OK ) rc = job_pragma(pJob, "foreign_keys", &pJob->bForeignKeys, 0);
+  if( rc==SQLITE_OK ) rc = job_pragma(pJob, "foreign_keys", &pJob->bForeignKeys,
+                                      0);
   if( rc!=SQLITE_OK ) return rc;
   if( pJob->bAutocommit ){
     /* PRAGMA journal_mode counts as a write (stopped, it makes SQLite roll
@@ -1069,15 +1087,16 @@ static int job_check_deferred_fks(repair_job *pJob){
     sqlite3_free(a);
     if( i==n ) return SQLITE_OK;
   }
-  return jobError(pJob, SQLITE_CONSTRAINT, "a deferred FOREIGN KEY constraint"
+  return utf8ext_job_error(pJob, SQLITE_CONSTRAINT,
+                           "a deferred FOREIGN KEY constraint"
                   " would fail");
 }
 
 /* Step the rescue: a stopped write makes SQLite roll everything back. */
 static void job_rescue(repair_job *pJob){
   if( pJob->pLogCreate ) job_prepare_rescue(pJob);   /* a log made since? */
-  if( pJob->pRescue ) jobStepWrite(pJob->pRescue);
-  else if( pJob->pLogCreate ) jobStepWrite(pJob->pLogCreate);
+  if( pJob->pRescue ) utf8ext_job_step_write(pJob->pRescue);
+  else if( pJob->pLogCreate ) utf8ext_job_step_write(pJob->pLogCreate);
 }
 
 /*
@@ -1139,8 +1158,8 @@ static void job_rollback(repair_job *pJob){
 
 /* Free what the job holds for its transaction. */
 static void job_free_statements(repair_job *pJob){
-  fp_close(pJob);
-  job_statements_clear(pJob);
+  utf8ext_fp_close(pJob);
+  utf8ext_job_statements_clear(pJob);
   sqlite3_finalize(pJob->pLogInsert);
   sqlite3_finalize(pJob->pRescue);
   sqlite3_finalize(pJob->pLock);
@@ -1148,10 +1167,10 @@ static void job_free_statements(repair_job *pJob){
   pJob->pLogInsert = pJob->pRescue = pJob->pLock = pJob->pLogCreate = 0;
 }
 
-int job_end(repair_job *pJob, int rc){
+int utf8ext_job_end(repair_job *pJob, int rc){
   /* statements of the work: none may run on past its transaction */
-  fp_close(pJob);
-  job_statements_clear(pJob);
+  utf8ext_fp_close(pJob);
+  utf8ext_job_statements_clear(pJob);
   sqlite3_finalize(pJob->pLogInsert);
   pJob->pLogInsert = 0;
   if( pJob->eTxn==JOB_TXN_NONE ){
@@ -1175,7 +1194,7 @@ int job_end(repair_job *pJob, int rc){
                              && sqlite3_get_autocommit(pJob->db)) ){
         rc2 = SQLITE_OK;
       }
-      if( rc2!=SQLITE_OK ) rc = jobSqlError(pJob, rc2);
+      if( rc2!=SQLITE_OK ) rc = utf8ext_job_sql_error(pJob, rc2);
     }else{
       /* a savepoint that cannot be released (sqlite3_interrupt stops every
       ** statement) holds the whole of the call's work, checked: it is
@@ -1221,7 +1240,7 @@ static const char *job_why(repair_job *pJob, int rc){
   return pJob->zErr ? pJob->zErr : sqlite3_errstr(rc);
 }
 
-void job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
+void utf8ext_job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
   if( rc==SQLITE_OK ){
     sqlite3_result_int64(ctx, pJob->nChanged);
   }else if( rc==SQLITE_NOMEM ){
@@ -1266,14 +1285,15 @@ void job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
   pJob->aFkBefore = 0;
 }
 
-int job_name_arg(repair_job *pJob, sqlite3_value *v, const char *zArg,
+int utf8ext_job_name_arg(repair_job *pJob, sqlite3_value *v, const char *zArg,
                  const char **pz){
   *pz = 0;
   if( sqlite3_value_type(v)==SQLITE_NULL ) return SQLITE_OK;
   *pz = (const char*)sqlite3_value_text(v);
   if( *pz==0 ) return SQLITE_NOMEM;
   if( (int)strlen(*pz)!=sqlite3_value_bytes(v) ){
-    return jobError(pJob, SQLITE_ERROR, "the %s argument contains a NUL byte",
+    return utf8ext_job_error(pJob, SQLITE_ERROR,
+                             "the %s argument contains a NUL byte",
                     zArg);
   }
   return SQLITE_OK;

@@ -81,55 +81,57 @@ struct repair_job {
 /* ---- errors ---------------------------------------------------------- */
 
 /* Set pJob->zErr from a printf format (a first message is kept). */
-int jobError(repair_job *pJob, int rc, const char *zFormat, ...);
+int utf8ext_job_error(repair_job *pJob, int rc, const char *zFormat, ...);
 /* Set pJob->zErr to the connection's message for rc. */
-int jobSqlError(repair_job *pJob, int rc);
-/* jobError() with "table "t", column "c", row <key>: " before it; iCol<0
+int utf8ext_job_sql_error(repair_job *pJob, int rc);
+/* utf8ext_job_error() with "table "t", column "c", row <key>: " before it; iCol<0
 ** leaves out the column, zPk NULL the row. */
-int jobErrorAt(repair_job *pJob, int rc, const utf8ext_table *p, int iCol,
+int utf8ext_job_error_at(repair_job *pJob, int rc, const utf8ext_table *p,
+                         int iCol,
                const char *zPk, const char *zFormat, ...);
 
 /* ---- statements ------------------------------------------------------- */
 
 /* Prepare zSql (from sqlite3_mprintf, freed here). */
-int jobPrepare(repair_job *pJob, char *zSql, sqlite3_stmt **pp);
+int utf8ext_job_prepare(repair_job *pJob, char *zSql, sqlite3_stmt **pp);
 /* Run one statement of SQL that returns no rows (or rows to ignore). */
-int jobExec(repair_job *pJob, const char *zSql);
+int utf8ext_job_exec(repair_job *pJob, const char *zSql);
 /*
 ** Step a statement that writes to its end: SQLITE_DONE, never SQLITE_ROW
 ** (PRAGMA count_changes makes an UPDATE return a row). Returns SQLITE_OK
 ** or the error code; the statement is reset either way.
 */
-int jobStepWrite(sqlite3_stmt *pStmt);
+int utf8ext_job_step_write(sqlite3_stmt *pStmt);
 
 /*
 ** "UPDATE OR ABORT t SET c1=?1, ... WHERE <locator from ?n+1>" for the
 ** columns aiCol[0..n).
 */
-int job_prepare_update(repair_job *pJob, const utf8ext_table *p,
+int utf8ext_job_prepare_update(repair_job *pJob, const utf8ext_table *p,
                        const int *aiCol, int n, sqlite3_stmt **pp);
 /*
 ** "SELECT rowid, key parts, c1, ... FROM t WHERE <locator>" for the
 ** columns aiCol[0..n): column aiCol[i] is result column UTF8EXT_SCAN_COL(p, i).
 */
-int job_prepare_read(repair_job *pJob, const utf8ext_table *p,
+int utf8ext_job_prepare_read(repair_job *pJob, const utf8ext_table *p,
                      const int *aiCol, int n, sqlite3_stmt **pp);
 /*
 ** The UPDATE and the read-back (as above) of the columns aiCol[0..n) of
-** p, from the job's cache or prepared; job_statements_clear() finalizes
+** p, from the job's cache or prepared; utf8ext_job_statements_clear() finalizes
 ** them all (when the job moves to another table, and at its end).
 */
-int job_statements(repair_job *pJob, const utf8ext_table *p, const int *aiCol,
+int utf8ext_job_statements(repair_job *pJob, const utf8ext_table *p,
+                           const int *aiCol,
                    int n, sqlite3_stmt **ppUpdate, sqlite3_stmt **ppRead);
-void job_statements_clear(repair_job *pJob);
+void utf8ext_job_statements_clear(repair_job *pJob);
 /* Step pRead (bound to a locator) to its one row, else an error on zPk. */
-int job_read_one_row(repair_job *pJob, const utf8ext_table *p,
+int utf8ext_job_read_one_row(repair_job *pJob, const utf8ext_table *p,
                      sqlite3_stmt *pRead, const char *zPk);
 /* True if column iCol of pRow stores exactly z[0..n) as TEXT. */
-int job_stored_equals(sqlite3_stmt *pRow, int iCol, int eTextEnc,
+int utf8ext_job_stored_equals(sqlite3_stmt *pRow, int iCol, int eTextEnc,
                       const void *z, sqlite3_int64 n);
 /* Copy z[0..n) into a new buffer (at least one byte, so never NULL). */
-unsigned char *job_copy_bytes(const void *z, sqlite3_int64 n);
+unsigned char *utf8ext_job_copy_bytes(const void *z, sqlite3_int64 n);
 
 /* ---- the call: begin, end, result ------------------------------------ */
 
@@ -140,28 +142,28 @@ unsigned char *job_copy_bytes(const void *z, sqlite3_int64 n);
 ** savepoint), take the write lock and make sure the log exists (bCreateLog;
 ** else *pbNoLog is set when there is none and nothing needs doing).
 */
-int job_begin(repair_job *pJob, int bCreateLog, int *pbNoLog);
+int utf8ext_job_begin(repair_job *pJob, int bCreateLog, int *pbNoLog);
 /*
 ** End the job: with rc SQLITE_OK and values changed, check deferred
 ** foreign keys, then COMMIT or RELEASE; otherwise (or if that fails) roll
 ** everything back. Returns the outcome's code.
 */
-int job_end(repair_job *pJob, int rc);
+int utf8ext_job_end(repair_job *pJob, int rc);
 /*
 ** Report the outcome on ctx: the count, or the error with the function's
 ** name and what became of the database. Frees the job's strings.
 */
-void job_result(sqlite3_context *ctx, repair_job *pJob, int rc);
+void utf8ext_job_result(sqlite3_context *ctx, repair_job *pJob, int rc);
 /* The text of name argument v (TABLE or SCHEMA) into *pz, NULL for NULL. */
-int job_name_arg(repair_job *pJob, sqlite3_value *v, const char *zArg,
+int utf8ext_job_name_arg(repair_job *pJob, sqlite3_value *v, const char *zArg,
                  const char **pz);
 
 /* ---- the log ----------------------------------------------------------- */
 
 /* 1 if the log exists in the job's schema, 0 if not; a lookalike is an error. */
-int log_exists(repair_job *pJob, int *pbExists);
+int utf8ext_log_exists(repair_job *pJob, int *pbExists);
 /* Prepare the log's INSERT and this run's ids and time. */
-int log_open(repair_job *pJob);
+int utf8ext_log_open(repair_job *pJob);
 
 /* ---- keys and fingerprints ------------------------------------------------ */
 
@@ -173,12 +175,12 @@ int log_open(repair_job *pJob);
 #define KEY_BLOB  'B'
 
 /* Append the value v as one key part (see THE LOG in utf8ext_repair.c). */
-void key_append(sqlite3_str *s, sqlite3_value *v, int eTextEnc);
+void utf8ext_key_append(sqlite3_str *s, sqlite3_value *v, int eTextEnc);
 /*
 ** Bind the nPart key parts encoded in z[0..n) to pStmt from parameter
 ** iParam on. SQLITE_CORRUPT when the encoding is not one utf8_repair wrote.
 */
-int key_bind(sqlite3_stmt *pStmt, int iParam, const unsigned char *z,
+int utf8ext_key_bind(sqlite3_stmt *pStmt, int iParam, const unsigned char *z,
              sqlite3_int64 n, int nPart, int eTextEnc);
 
 /* Bytes of a fingerprint as the log keeps it: the hash, then the number of
@@ -187,31 +189,31 @@ int key_bind(sqlite3_stmt *pStmt, int iParam, const unsigned char *z,
 #define FP_BYTES      20
 
 /* Prepare the fingerprint reads for p (none when its rowid is stable). */
-int fp_open(repair_job *pJob, const utf8ext_table *p);
-void fp_close(repair_job *pJob);
+int utf8ext_fp_open(repair_job *pJob, const utf8ext_table *p);
+void utf8ext_fp_close(repair_job *pJob);
 /*
 ** The fingerprint of the row of p with rowid iRowid over its first nCol
 ** columns (as many as the table had when the log row was written) into
 ** out[FP_HASH_BYTES].
 */
-int row_fingerprint(repair_job *pJob, const utf8ext_table *p,
+int utf8ext_row_fingerprint(repair_job *pJob, const utf8ext_table *p,
                     sqlite3_int64 iRowid, int nCol, unsigned char *out);
 
 /* ---- refusals ---------------------------------------------------------- */
 
 /* Refuse a table with a trigger that fires on UPDATE. */
-int refuse_update_triggers(repair_job *pJob, const utf8ext_table *p);
+int utf8ext_refuse_update_triggers(repair_job *pJob, const utf8ext_table *p);
 /*
 ** With foreign keys on, *pazWhy (p->nCol entries, NULL each where there is
 ** nothing to say; the array itself NULL when foreign keys are off) gets,
 ** for each column that another table references with ON UPDATE CASCADE,
 ** SET NULL or SET DEFAULT, why a change of it is refused: undo could not
-** bring the child back. Read once per table; freed by fk_free().
+** bring the child back. Read once per table; freed by utf8ext_fk_free().
 */
-int fk_update_actions(repair_job *pJob, const utf8ext_table *p,
+int utf8ext_fk_update_actions(repair_job *pJob, const utf8ext_table *p,
                       char ***pazWhy);
-void fk_free(char **azWhy, int nCol);
+void utf8ext_fk_free(char **azWhy, int nCol);
 /* Refuse a table whose rows cannot be found again by value. */
-int refuse_unlocatable(repair_job *pJob, const utf8ext_table *p);
+int utf8ext_refuse_unlocatable(repair_job *pJob, const utf8ext_table *p);
 
 #endif /* UTF8EXT_JOB_H */

@@ -121,7 +121,7 @@ struct repair_scan {
   sqlite3_int64 *an;          /* Their lengths */
   char *zPk;                  /* The row's key as a literal, for messages */
   int bReady;                 /* The refusals of a table with bad rows are done */
-  char **azFkWhy;             /* Why a column may not change (fk_update_actions) */
+  char **azFkWhy;             /* Why a column may not change (utf8ext_fk_update_actions) */
 };
 
 /* ---- reading the table ------------------------------------------------------ */
@@ -155,11 +155,11 @@ static int scan_open(repair_job *pJob, repair_scan *s){
   if( !s->apVal || !s->aiCol || !s->az || !s->an || !s->apPass ) return SQLITE_NOMEM;
   memset(s->az, 0, sizeof(unsigned char*)*2*p->nCol);
   memset(s->apPass, 0, sizeof(sqlite3_stmt*)*s->nPass);
-  rc = jobPrepare(pJob, utf8ext_scan_sql(p, 0, s->nWidth), &s->pScan);
+  rc = utf8ext_job_prepare(pJob, utf8ext_scan_sql(p, 0, s->nWidth), &s->pScan);
   for(k=1; rc==SQLITE_OK && k<s->nPass; k++){
     int i, n = 0;
     for(i=k*s->nWidth; i<(k+1)*s->nWidth && i<p->nCol; i++) s->aiCol[n++] = i;
-    rc = job_prepare_read(pJob, p, s->aiCol, n, &s->apPass[k]);
+    rc = utf8ext_job_prepare_read(pJob, p, s->aiCol, n, &s->apPass[k]);
   }
   return rc;
 }
@@ -173,7 +173,7 @@ static void scan_close(repair_scan *s){
   sqlite3_free(s->aiCol);
   sqlite3_free(s->az);
   sqlite3_free(s->an);
-  fk_free(s->azFkWhy, s->p ? s->p->nCol : 0);
+  utf8ext_fk_free(s->azFkWhy, s->p ? s->p->nCol : 0);
 }
 
 /*
@@ -189,7 +189,7 @@ static int row_values(repair_job *pJob, repair_scan *s){
   }
   for(k=1; k<s->nPass; k++){
     bind_scan_locator(p, s->pScan, s->apPass[k], 1);
-    rc = job_read_one_row(pJob, p, s->apPass[k], 0);
+    rc = utf8ext_job_read_one_row(pJob, p, s->apPass[k], 0);
     if( rc!=SQLITE_OK ) return rc;
     for(i=k*s->nWidth; i<(k+1)*s->nWidth && i<p->nCol; i++){
       s->apVal[i] = sqlite3_column_value(s->apPass[k],
@@ -289,7 +289,7 @@ static int repair_moji_value(repair_job *pJob, const utf8ext_table *p,
   r = utf8ext_moji_repair_of(p, iCol, z, n, &pJob->aMoji, &pJob->nMoji, &nOut);
   if( r<0 ) return SQLITE_NOMEM;
   if( r==0 ) return SQLITE_ABORT;
-  *pzOut = job_copy_bytes(pJob->aMoji, nOut);
+  *pzOut = utf8ext_job_copy_bytes(pJob->aMoji, nOut);
   if( *pzOut==0 ) return SQLITE_NOMEM;
   *pnOut = nOut;
   /* idempotent: the repair must be what utf8_unmojibake leaves alone.
@@ -297,7 +297,8 @@ static int repair_moji_value(repair_job *pJob, const utf8ext_table *p,
   ** rule 7: nothing is undone otherwise); at it, the passes stopped and
   ** more may be left. */
   if( r<UTF8_MOJI_MAX_DEPTH ) return SQLITE_OK;
-  r = utf8ext_unmojibake_buf(*pzOut, nOut, &pJob->aMoji, &pJob->nMoji, &nAgain, 0);
+  r = utf8ext_unmojibake_buf(*pzOut, nOut, &pJob->aMoji, &pJob->nMoji, &nAgain,
+                             0);
   if( r<0 ) return SQLITE_NOMEM;
   return r ? SQLITE_RANGE : SQLITE_OK;
 }
@@ -355,10 +356,10 @@ static int table_ready(repair_job *pJob, repair_scan *s){
   if( s->bReady ) return SQLITE_OK;
   s->bReady = 1;
   rc = utf8ext_table_load_key(pJob->db, p, &pJob->zErr);
-  if( rc==SQLITE_OK ) rc = refuse_unlocatable(pJob, p);
-  if( rc==SQLITE_OK ) rc = refuse_update_triggers(pJob, p);
-  if( rc==SQLITE_OK ) rc = fk_update_actions(pJob, p, &s->azFkWhy);
-  if( rc==SQLITE_OK ) rc = fp_open(pJob, p);
+  if( rc==SQLITE_OK ) rc = utf8ext_refuse_unlocatable(pJob, p);
+  if( rc==SQLITE_OK ) rc = utf8ext_refuse_update_triggers(pJob, p);
+  if( rc==SQLITE_OK ) rc = utf8ext_fk_update_actions(pJob, p, &s->azFkWhy);
+  if( rc==SQLITE_OK ) rc = utf8ext_fp_open(pJob, p);
   return rc;
 }
 
@@ -379,14 +380,15 @@ static int row_refusals(repair_job *pJob, repair_scan *s, int n){
     if( sqlite3_value_type(v)!=SQLITE_TEXT ) continue;
     if( !utf8ext_stored_text(v, p->eTextEnc, &z, &nz) ) return SQLITE_NOMEM;
     if( starts_with_bom(z, nz, p->eTextEnc) ){
-      return jobErrorAt(pJob, SQLITE_ERROR, p, p->aiPk[k], s->zPk, "the key"
+      return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, p->aiPk[k], s->zPk,
+                                  "the key"
           " starts with U+FEFF, which SQLite drops from bound UTF-16 text, so"
           " the row could not be found again");
     }
   }
   for(i=0; s->azFkWhy && i<n; i++){
     if( s->azFkWhy[s->aiCol[i]] ){
-      return jobErrorAt(pJob, SQLITE_ERROR, p, s->aiCol[i], 0, "%s",
+      return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, s->aiCol[i], 0, "%s",
                         s->azFkWhy[s->aiCol[i]]);
     }
   }
@@ -407,7 +409,7 @@ static int row_repairs(repair_job *pJob, repair_scan *s, int n,
   int i, rc = SQLITE_OK;
   if( p->eTextEnc!=SQLITE_UTF8 ){
     bind_scan_locator(p, s->pScan, pRead, 1);
-    rc = job_read_one_row(pJob, p, pRead, s->zPk);
+    rc = utf8ext_job_read_one_row(pJob, p, pRead, s->zPk);
     if( rc!=SQLITE_OK ) return rc;
     for(i=0; i<n; i++){
       s->apVal[s->aiCol[i]] = sqlite3_column_value(pRead, UTF8EXT_SCAN_COL(p, i));
@@ -419,13 +421,14 @@ static int row_repairs(repair_job *pJob, repair_scan *s, int n,
     const unsigned char *z;
     sqlite3_int64 nz;
     if( !utf8ext_stored_text(v, p->eTextEnc, &z, &nz)
-     || (s->az[2*i] = job_copy_bytes(z, nz))==0 ){
+     || (s->az[2*i] = utf8ext_job_copy_bytes(z, nz))==0 ){
       rc = SQLITE_NOMEM;
       break;
     }
     s->an[2*i] = nz;
     if( starts_with_bom(z, nz, p->eTextEnc) ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, c, s->zPk, "the value starts"
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, s->zPk,
+                                "the value starts"
           " with U+FEFF, which SQLite drops from bound UTF-16 text, so undo"
           " could not write the original back");
       break;
@@ -440,20 +443,20 @@ static int row_repairs(repair_job *pJob, repair_scan *s, int n,
                         &s->az[2*i+1], &s->an[2*i+1]);
     }
     if( rc==SQLITE_TOOBIG ){
-      rc = jobErrorAt(pJob, SQLITE_TOOBIG, p, c, s->zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_TOOBIG, p, c, s->zPk,
                       "the repaired value would be longer than "
                       "SQLITE_LIMIT_LENGTH");
     }else if( rc==SQLITE_ABORT ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, c, s->zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, s->zPk,
                       "the value changed while the repair ran");
     }else if( rc==SQLITE_RANGE ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, c, s->zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, s->zPk,
           "it was misread more than %d times: utf8_unmojibake leaves "
           "mojibake in it, so a second repair would change it again; "
           "repair it by hand", UTF8_MOJI_MAX_DEPTH);
     }else if( rc==SQLITE_OK
            && !key_repair_findable(p, c, s->az[2*i+1], s->an[2*i+1]) ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, c, s->zPk, "the repaired"
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, s->zPk, "the repaired"
           " key would start with U+FEFF, which SQLite drops from bound UTF-16"
           " text, so undo could not find the row again");
     }
@@ -475,12 +478,12 @@ static int row_update(repair_job *pJob, repair_scan *s, int n,
                         SQLITE_STATIC, SQLITE_UTF8);
   }
   bind_scan_locator(p, s->pScan, pUpdate, n+1);
-  rc = jobStepWrite(pUpdate);
+  rc = utf8ext_job_step_write(pUpdate);
   if( rc!=SQLITE_OK ){
-    rc = jobErrorAt(pJob, rc, p, s->aiCol[0], s->zPk, "%s",
+    rc = utf8ext_job_error_at(pJob, rc, p, s->aiCol[0], s->zPk, "%s",
                     sqlite3_errmsg(pJob->db));
   }else if( sqlite3_changes(pJob->db)!=1 ){
-    rc = jobErrorAt(pJob, SQLITE_ERROR, p, s->aiCol[0], s->zPk,
+    rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, s->aiCol[0], s->zPk,
                     "the UPDATE changed %d rows, not 1",
                     sqlite3_changes(pJob->db));
   }
@@ -510,14 +513,15 @@ static int row_verify(repair_job *pJob, repair_scan *s, int n,
   }else{
     bind_scan_locator(p, s->pScan, pRead, 1);
   }
-  rc = job_read_one_row(pJob, p, pRead, s->zPk);
+  rc = utf8ext_job_read_one_row(pJob, p, pRead, s->zPk);
   for(i=0; rc==SQLITE_OK && i<n; i++){
     int c = UTF8EXT_SCAN_COL(p, i);
     const unsigned char *z = sqlite3_column_text(pRead, c);
     if( sqlite3_column_type(pRead, c)!=SQLITE_TEXT
      || sqlite3_column_bytes(pRead, c)!=s->an[2*i+1]
-     || (s->an[2*i+1]>0 && (z==0 || memcmp(z, s->az[2*i+1], (size_t)s->an[2*i+1])!=0)) ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, s->aiCol[i], s->zPk,
+     || (s->an[2*i+1]>0 && (z==0 || memcmp(z, s->az[2*i+1],
+                                           (size_t)s->an[2*i+1])!=0)) ){
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, s->aiCol[i], s->zPk,
                       "it reads back different bytes than were written");
     }
   }
@@ -537,7 +541,7 @@ static int row_log(repair_job *pJob, repair_scan *s, int n, sqlite3_stmt *pRead)
   char *zPk;
   int i, k, rc;
 
-  rc = log_open(pJob);
+  rc = utf8ext_log_open(pJob);
   if( rc!=SQLITE_OK ) return rc;
   pIns = pJob->pLogInsert;
   zPk = utf8ext_scan_pk_literal(p, pRead);
@@ -546,7 +550,7 @@ static int row_log(repair_job *pJob, repair_scan *s, int n, sqlite3_stmt *pRead)
     pKey = sqlite3_str_new(0);
     sqlite3_str_appendchar(pKey, 1, (char)p->nPk);
     for(k=0; k<p->nPk; k++){
-      key_append(pKey, sqlite3_column_value(pRead, UTF8EXT_SCAN_KEY+k),
+      utf8ext_key_append(pKey, sqlite3_column_value(pRead, UTF8EXT_SCAN_KEY+k),
                  p->eTextEnc);
     }
     if( sqlite3_str_errcode(pKey)!=SQLITE_OK || sqlite3_str_length(pKey)==0 ){
@@ -554,7 +558,7 @@ static int row_log(repair_job *pJob, repair_scan *s, int n, sqlite3_stmt *pRead)
     }
   }
   if( rc==SQLITE_OK && pJob->nFp>0 ){
-    rc = row_fingerprint(pJob, p,
+    rc = utf8ext_row_fingerprint(pJob, p,
         sqlite3_column_int64(s->pScan, UTF8EXT_SCAN_ROWID), p->nCol, aFp);
     for(i=0; i<4; i++){
       aFp[FP_HASH_BYTES+i] = (unsigned char)(p->nCol>>(8*(3-i)));
@@ -584,12 +588,14 @@ static int row_log(repair_job *pJob, repair_scan *s, int n, sqlite3_stmt *pRead)
     if( pJob->nFp>0 ) sqlite3_bind_blob(pIns, 9, aFp, FP_BYTES, SQLITE_STATIC);
     sqlite3_bind_int64(pIns, 10, pJob->iNextId);
     sqlite3_bind_text(pIns, 11, pJob->zAt, -1, SQLITE_STATIC);
-    rc = jobStepWrite(pIns);
+    rc = utf8ext_job_step_write(pIns);
     if( rc==SQLITE_OK && sqlite3_changes(pJob->db)!=1 ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, s->aiCol[i], zPk, "writing the"
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, s->aiCol[i], zPk,
+                                "writing the"
           " log: the INSERT changed %d rows, not 1", sqlite3_changes(pJob->db));
     }else if( rc!=SQLITE_OK ){
-      rc = jobErrorAt(pJob, rc, p, s->aiCol[i], zPk, "writing the log: %s",
+      rc = utf8ext_job_error_at(pJob, rc, p, s->aiCol[i], zPk,
+                                "writing the log: %s",
                       sqlite3_errmsg(pJob->db));
     }else{
       pJob->iNextId++;
@@ -618,11 +624,12 @@ static int repair_row(repair_job *pJob, repair_scan *s, int n){
   /* The row is read back whole by one SELECT: its key and every column
   ** changed must fit in one result (SQLITE_LIMIT_COLUMN) */
   if( 1+p->nPk+n > nColLimit ){
-    return jobErrorAt(pJob, SQLITE_ERROR, p, -1, 0, "a row has %d columns to"
+    return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, 0,
+                                "a row has %d columns to"
         " repair, more than one SELECT can read back with its key"
         " (SQLITE_LIMIT_COLUMN %d)", n, nColLimit);
   }
-  rc = job_statements(pJob, p, s->aiCol, n, &pUpdate, &pRead);
+  rc = utf8ext_job_statements(pJob, p, s->aiCol, n, &pUpdate, &pRead);
   if( rc==SQLITE_OK ) rc = row_repairs(pJob, s, n, pRead);
   if( rc==SQLITE_OK ) rc = row_update(pJob, s, n, pUpdate);
   if( rc==SQLITE_OK ) rc = row_verify(pJob, s, n, pRead);
@@ -646,8 +653,10 @@ static const char *table_refused(const char *zName, const char *zType){
   if( strcmp(zType, "shadow")==0 ){
     return "it is a shadow table of a virtual table, whose module owns it";
   }
-  if( sqlite3_strnicmp(zName, "sqlite_", 7)==0 ) return "it is SQLite's own table";
-  if( sqlite3_stricmp(zName, UTF8EXT_LOG_TABLE)==0 ) return "it is the repair log";
+  if( sqlite3_strnicmp(zName, "sqlite_",
+                       7)==0 ) return "it is SQLite's own table";
+  if( sqlite3_stricmp(zName,
+                      UTF8EXT_LOG_TABLE)==0 ) return "it is the repair log";
   return 0;
 }
 
@@ -669,7 +678,7 @@ static int repair_table(repair_job *pJob, const char *zName,
                            (sqlite3_int64)strlen(zName));
     z = sqlite3_str_finish(q);
     if( z==0 ) return SQLITE_NOMEM;
-    rc = jobError(pJob, SQLITE_ERROR, "table \"%s\": %s", z,
+    rc = utf8ext_job_error(pJob, SQLITE_ERROR, "table \"%s\": %s", z,
                   table_refused(zName, zType));
     sqlite3_free(z);
     return rc;
@@ -689,11 +698,11 @@ static int repair_table(repair_job *pJob, const char *zName,
   }
   if( rc==SQLITE_DONE ) rc = SQLITE_OK;
   else if( rc!=SQLITE_OK && rc!=SQLITE_NOMEM && pJob->zErr==0 ){
-    rc = jobSqlError(pJob, rc);
+    rc = utf8ext_job_sql_error(pJob, rc);
   }
   scan_close(&s);
-  fp_close(pJob);
-  job_statements_clear(pJob);
+  utf8ext_fp_close(pJob);
+  utf8ext_job_statements_clear(pJob);
   utf8ext_table_free(p);
   return rc;
 }
@@ -710,7 +719,8 @@ static int repair_method(repair_job *pJob, sqlite3_value *v){
   if( z==0 ) return SQLITE_NOMEM;
   if( (int)strlen(z)!=sqlite3_value_bytes(v) ){
     /* no method has one; the message could not show it either */
-    return jobError(pJob, SQLITE_ERROR, "the METHOD argument contains a NUL"
+    return utf8ext_job_error(pJob, SQLITE_ERROR,
+                             "the METHOD argument contains a NUL"
                     " byte");
   }
   if( sqlite3_stricmp(z, "fix")==0 ){
@@ -735,7 +745,7 @@ static int repair_method(repair_job *pJob, sqlite3_value *v){
     utf8ext_append_escaped(s, (const unsigned char*)z, sqlite3_value_bytes(v));
     zEsc = sqlite3_str_finish(s);
     if( zEsc==0 ) return SQLITE_NOMEM;
-    rc = jobError(pJob, SQLITE_ERROR, "unknown METHOD '%s': use 'fix', "
+    rc = utf8ext_job_error(pJob, SQLITE_ERROR, "unknown METHOD '%s': use 'fix', "
                   "'mojibake', 'cp1252-whole', 'latin1-whole', "
                   UTF8EXT_ENCODING_NAMES, zEsc);
     sqlite3_free(zEsc);
@@ -763,11 +773,11 @@ static int repair_tables(repair_job *pJob, const char *zTable){
   if( rc==SQLITE_DONE ){
     rc = SQLITE_OK;
     if( zTable && nSeen==0 ){
-      rc = jobError(pJob, SQLITE_ERROR, "no such table: %s.%s",
+      rc = utf8ext_job_error(pJob, SQLITE_ERROR, "no such table: %s.%s",
                     pJob->zSchema, zTable);
     }
   }else if( rc==SQLITE_ROW || (rc!=SQLITE_OK && pJob->zErr==0) ){
-    rc = jobSqlError(pJob, rc);
+    rc = utf8ext_job_sql_error(pJob, rc);
   }
   sqlite3_finalize(pList);
   return rc;
@@ -786,18 +796,19 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   job.zFunc = "utf8_repair";
   job.bFix = 1;
   job.zMethod = "fix";
-  rc = job_name_arg(&job, argv[0], "TABLE", &zTable);
+  rc = utf8ext_job_name_arg(&job, argv[0], "TABLE", &zTable);
   if( rc==SQLITE_OK && argc>=2 ) rc = repair_method(&job, argv[1]);
-  if( rc==SQLITE_OK && argc>=3 ) rc = job_name_arg(&job, argv[2], "SCHEMA", &zSchema);
+  if( rc==SQLITE_OK && argc>=3 ) rc = utf8ext_job_name_arg(&job, argv[2],
+                                                           "SCHEMA", &zSchema);
   if( rc==SQLITE_OK ){
     rc = utf8ext_resolve_schema(job.db, zTable, zSchema, &job.zSchema, &job.zErr);
   }
   if( rc==SQLITE_OK ){
-    rc = job_begin(&job, 1, 0);
+    rc = utf8ext_job_begin(&job, 1, 0);
     if( rc==SQLITE_OK ) rc = repair_tables(&job, zTable);
-    rc = job_end(&job, rc);
+    rc = utf8ext_job_end(&job, rc);
   }
-  job_result(ctx, &job, rc);
+  utf8ext_job_result(ctx, &job, rc);
 }
 
 /* utf8ext_undo.c */
@@ -808,7 +819,8 @@ int utf8ext_register_repair(sqlite3 *db){
   static const int flags = SQLITE_UTF8 | SQLITE_DIRECTONLY;
   int rc = SQLITE_OK, n;
   for(n=1; rc==SQLITE_OK && n<=3; n++){
-    rc = sqlite3_create_function(db, "utf8_repair", n, flags, 0, repairFunc, 0, 0);
+    rc = sqlite3_create_function(db, "utf8_repair", n, flags, 0, repairFunc, 0,
+                                 0);
   }
   for(n=0; rc==SQLITE_OK && n<=2; n++){
     rc = sqlite3_create_function(db, "utf8_undo", n, flags, 0,

@@ -59,7 +59,7 @@ static int dup_blob_column(sqlite3_stmt *pStmt, int i, unsigned char **pa,
   const void *z = sqlite3_column_blob(pStmt, i);
   *pn = sqlite3_column_bytes(pStmt, i);
   if( z==0 && *pn>0 ) return SQLITE_NOMEM;
-  *pa = job_copy_bytes(z, *pn);
+  *pa = utf8ext_job_copy_bytes(z, *pn);
   return *pa ? SQLITE_OK : SQLITE_NOMEM;
 }
 
@@ -110,7 +110,7 @@ static int same_row(const log_entry *a, const log_entry *b){
 
 /*
 ** The table the entries at hand belong to, learnt once: its shape, its
-** refusals, and why a column may not change (fk_update_actions).
+** refusals, and why a column may not change (utf8ext_fk_update_actions).
 */
 typedef struct undo_table undo_table;
 struct undo_table {
@@ -122,14 +122,14 @@ struct undo_table {
 };
 
 static void undo_table_free(repair_job *pJob, undo_table *t){
-  if( t->p ) fk_free(t->azFkWhy, t->p->nCol);
+  if( t->p ) utf8ext_fk_free(t->azFkWhy, t->p->nCol);
   utf8ext_table_free(t->p);
   sqlite3_free(t->aiCol);
   sqlite3_free(t->azOrig);
   sqlite3_free(t->anOrig);
   memset(t, 0, sizeof(*t));
-  fp_close(pJob);
-  job_statements_clear(pJob);
+  utf8ext_fp_close(pJob);
+  utf8ext_job_statements_clear(pJob);
 }
 
 /* Make t the table zTbl of the job's schema, if it is not already. */
@@ -139,9 +139,9 @@ static int undo_table_load(repair_job *pJob, undo_table *t, const char *zTbl){
   undo_table_free(pJob, t);
   rc = utf8ext_table_load(pJob->db, pJob->zSchema, zTbl, -1, &t->p, &pJob->zErr);
   if( rc==SQLITE_OK ) rc = utf8ext_table_load_key(pJob->db, t->p, &pJob->zErr);
-  if( rc==SQLITE_OK ) rc = refuse_update_triggers(pJob, t->p);
-  if( rc==SQLITE_OK ) rc = fk_update_actions(pJob, t->p, &t->azFkWhy);
-  if( rc==SQLITE_OK ) rc = fp_open(pJob, t->p);
+  if( rc==SQLITE_OK ) rc = utf8ext_refuse_update_triggers(pJob, t->p);
+  if( rc==SQLITE_OK ) rc = utf8ext_fk_update_actions(pJob, t->p, &t->azFkWhy);
+  if( rc==SQLITE_OK ) rc = utf8ext_fp_open(pJob, t->p);
   if( rc==SQLITE_OK ){
     int n = t->p->nCol+1;
     t->aiCol = sqlite3_malloc64(sizeof(int)*n);
@@ -165,18 +165,18 @@ static int undo_bind_locator(repair_job *pJob, const utf8ext_table *p,
   int i, k, rc;
   if( e->bRid ){
     if( p->zRowid==0 ){
-      return jobErrorAt(pJob, SQLITE_ERROR, p, -1, e->zPk,
+      return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, e->zPk,
           "the log finds the row by rowid, which the table no longer has");
     }
     return sqlite3_bind_int64(pStmt, iParam, e->iRid);
   }
   if( p->zRowid || p->nPk==0 ){
-    return jobErrorAt(pJob, SQLITE_ERROR, p, -1, e->zPk,
+    return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, e->zPk,
         "the log finds the row by its primary key, which has changed");
   }
-  rc = key_bind(pStmt, iParam, e->aKey, e->nKey, p->nPk, p->eTextEnc);
+  rc = utf8ext_key_bind(pStmt, iParam, e->aKey, e->nKey, p->nPk, p->eTextEnc);
   if( rc!=SQLITE_OK ){
-    return jobErrorAt(pJob, SQLITE_ERROR, p, -1, e->zPk,
+    return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, e->zPk,
         "log row %lld has a key that utf8_undo cannot read", e->id);
   }
   for(i=0; az && i<n; i++){
@@ -198,12 +198,13 @@ static int undo_columns(repair_job *pJob, undo_table *t, const log_entry *a,
   for(i=0; i<n; i++){
     for(c=0; c<p->nCol && sqlite3_stricmp(p->azCol[c], a[i].zCol)!=0; c++){}
     if( c==p->nCol || p->aGenerated[c] ){
-      return jobErrorAt(pJob, SQLITE_ERROR, p, -1, a[i].zPk,
+      return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, a[i].zPk,
                         "column \"%w\" is no longer an ordinary column",
                         a[i].zCol);
     }
     if( t->azFkWhy && t->azFkWhy[c] ){
-      return jobErrorAt(pJob, SQLITE_ERROR, p, c, 0, "%s", t->azFkWhy[c]);
+      return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, 0, "%s",
+                                  t->azFkWhy[c]);
     }
     t->aiCol[i] = c;
     t->azOrig[i] = a[i].aOrig;
@@ -217,11 +218,11 @@ static int undo_check_values(repair_job *pJob, undo_table *t,
                              const log_entry *a, int n, sqlite3_stmt *pRead){
   const utf8ext_table *p = t->p;
   int i, rc = undo_bind_locator(pJob, p, &a[0], pRead, 1, 0, 0, 0, 0);
-  if( rc==SQLITE_OK ) rc = job_read_one_row(pJob, p, pRead, a[0].zPk);
+  if( rc==SQLITE_OK ) rc = utf8ext_job_read_one_row(pJob, p, pRead, a[0].zPk);
   for(i=0; rc==SQLITE_OK && i<n; i++){
-    if( !job_stored_equals(pRead, UTF8EXT_SCAN_COL(p, i), p->eTextEnc,
+    if( !utf8ext_job_stored_equals(pRead, UTF8EXT_SCAN_COL(p, i), p->eTextEnc,
                            a[i].aRep, a[i].nRep) ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, t->aiCol[i], a[i].zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, t->aiCol[i], a[i].zPk,
           "the value is no longer what utf8_repair wrote (log row %lld); "
           "it was changed since, and undo will not overwrite that",
           a[i].id);
@@ -247,7 +248,8 @@ static int undo_check_fingerprint(repair_job *pJob, undo_table *t,
       ** been rebuilt without one since, and that rowid may now be any
       ** row's */
       if( a[i].bRid && pJob->nFp>0 ){
-        return jobErrorAt(pJob, SQLITE_ERROR, p, -1, a[i].zPk, "the table was"
+        return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, a[i].zPk,
+                                    "the table was"
             " rebuilt without its INTEGER PRIMARY KEY since the repair (log"
             " row %lld), so the rowid may now find another row; undo will"
             " not guess", a[i].id);
@@ -255,7 +257,8 @@ static int undo_check_fingerprint(repair_job *pJob, undo_table *t,
       continue;
     }
     if( pJob->nFp==0 || !a[i].bRid ){
-      return jobErrorAt(pJob, SQLITE_ERROR, p, -1, a[i].zPk, "the table was"
+      return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, a[i].zPk,
+                                  "the table was"
           " rebuilt since the repair (log row %lld)", a[i].id);
     }
     if( a[i].nHash==FP_BYTES ){
@@ -264,11 +267,12 @@ static int undo_check_fingerprint(repair_job *pJob, undo_table *t,
       nCol = (int)(((unsigned)z[0]<<24) | ((unsigned)z[1]<<16)
                    | ((unsigned)z[2]<<8) | z[3]);
     }
-    rc = row_fingerprint(pJob, p, a[i].iRid, nCol, aFp);
+    rc = utf8ext_row_fingerprint(pJob, p, a[i].iRid, nCol, aFp);
     if( rc!=SQLITE_OK ) return rc;
     if( (a[i].nHash!=FP_HASH_BYTES && a[i].nHash!=FP_BYTES) || nCol>p->nCol
      || memcmp(aFp, a[i].aHash, FP_HASH_BYTES)!=0 ){
-      return jobErrorAt(pJob, SQLITE_ERROR, p, -1, a[i].zPk, "the row with this"
+      return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, a[i].zPk,
+                                  "the row with this"
           " rowid is not the row utf8_repair left (log row %lld): it was"
           " edited since, or VACUUM renumbered the rowids of this table"
           " without INTEGER PRIMARY KEY; undo will not guess", a[i].id);
@@ -288,12 +292,12 @@ static int undo_write(repair_job *pJob, undo_table *t, const log_entry *a,
   }
   rc = undo_bind_locator(pJob, p, &a[0], pUpdate, n+1, 0, 0, 0, 0);
   if( rc==SQLITE_OK ){
-    rc = jobStepWrite(pUpdate);
+    rc = utf8ext_job_step_write(pUpdate);
     if( rc!=SQLITE_OK ){
-      rc = jobErrorAt(pJob, rc, p, t->aiCol[0], a[0].zPk, "%s",
+      rc = utf8ext_job_error_at(pJob, rc, p, t->aiCol[0], a[0].zPk, "%s",
                       sqlite3_errmsg(pJob->db));
     }else if( sqlite3_changes(pJob->db)!=1 ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, t->aiCol[0], a[0].zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, t->aiCol[0], a[0].zPk,
                       "the UPDATE changed %d rows, not 1",
                       sqlite3_changes(pJob->db));
     }
@@ -308,11 +312,11 @@ static int undo_verify(repair_job *pJob, undo_table *t, const log_entry *a,
   const utf8ext_table *p = t->p;
   int i, rc = undo_bind_locator(pJob, p, &a[0], pRead, 1, t->aiCol, t->azOrig,
                                 t->anOrig, n);
-  if( rc==SQLITE_OK ) rc = job_read_one_row(pJob, p, pRead, a[0].zPk);
+  if( rc==SQLITE_OK ) rc = utf8ext_job_read_one_row(pJob, p, pRead, a[0].zPk);
   for(i=0; rc==SQLITE_OK && i<n; i++){
-    if( !job_stored_equals(pRead, UTF8EXT_SCAN_COL(p, i), p->eTextEnc,
+    if( !utf8ext_job_stored_equals(pRead, UTF8EXT_SCAN_COL(p, i), p->eTextEnc,
                            t->azOrig[i], t->anOrig[i]) ){
-      rc = jobErrorAt(pJob, SQLITE_ERROR, p, t->aiCol[i], a[i].zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, t->aiCol[i], a[i].zPk,
           "it reads back different bytes than the original (log row %lld)",
           a[i].id);
     }
@@ -328,10 +332,11 @@ static int undo_unlog(repair_job *pJob, const log_entry *a, int n,
   int i, rc = SQLITE_OK;
   for(i=0; rc==SQLITE_OK && i<n; i++){
     sqlite3_bind_int64(pDelete, 1, a[i].id);
-    rc = jobStepWrite(pDelete);
-    if( rc!=SQLITE_OK ) rc = jobSqlError(pJob, rc);
+    rc = utf8ext_job_step_write(pDelete);
+    if( rc!=SQLITE_OK ) rc = utf8ext_job_sql_error(pJob, rc);
     else if( sqlite3_changes(pJob->db)!=1 ){
-      rc = jobError(pJob, SQLITE_ERROR, "log row %lld: the DELETE changed %d"
+      rc = utf8ext_job_error(pJob, SQLITE_ERROR,
+                             "log row %lld: the DELETE changed %d"
                     " rows, not 1", a[i].id, sqlite3_changes(pJob->db));
     }
   }
@@ -347,12 +352,13 @@ static int undo_row(repair_job *pJob, undo_table *t, const log_entry *a,
   sqlite3_stmt *pUpdate = 0, *pRead = 0;
   int rc = undo_table_load(pJob, t, a[0].zTbl);
   if( rc==SQLITE_OK && n>t->p->nCol ){
-    rc = jobErrorAt(pJob, SQLITE_ERROR, t->p, -1, a[0].zPk, "log rows %lld"
+    rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, t->p, -1, a[0].zPk,
+                              "log rows %lld"
         " on have more columns than the table", a[n-1].id);
   }
   if( rc==SQLITE_OK ) rc = undo_columns(pJob, t, a, n);
   if( rc==SQLITE_OK ){
-    rc = job_statements(pJob, t->p, t->aiCol, n, &pUpdate, &pRead);
+    rc = utf8ext_job_statements(pJob, t->p, t->aiCol, n, &pUpdate, &pRead);
   }
   if( rc==SQLITE_OK ) rc = undo_check_values(pJob, t, a, n, pRead);
   if( rc==SQLITE_OK ) rc = undo_check_fingerprint(pJob, t, a, n);
@@ -383,12 +389,12 @@ static int undo_all(repair_job *pJob, const char *zTable){
   int rc;
 
   memset(&t, 0, sizeof(t));
-  rc = jobPrepare(pJob, sqlite3_mprintf(UNDO_LOG_SELECT
+  rc = utf8ext_job_prepare(pJob, sqlite3_mprintf(UNDO_LOG_SELECT
       " FROM \"%w\"." UTF8EXT_LOG_TABLE
       " WHERE ?1 IS NULL OR tbl=?1 COLLATE NOCASE ORDER BY id DESC",
       pJob->zSchema), &pLog);
   if( rc==SQLITE_OK ){
-    rc = jobPrepare(pJob, sqlite3_mprintf(
+    rc = utf8ext_job_prepare(pJob, sqlite3_mprintf(
         "DELETE FROM \"%w\"." UTF8EXT_LOG_TABLE " WHERE id=?1", pJob->zSchema),
         &pDelete);
   }
@@ -418,7 +424,7 @@ static int undo_all(repair_job *pJob, const char *zTable){
   if( rc==SQLITE_DONE ){
     rc = n>0 ? undo_row(pJob, &t, a, n, pDelete) : SQLITE_OK;
   }else if( rc!=SQLITE_OK && rc!=SQLITE_NOMEM && pJob->zErr==0 ){
-    rc = jobSqlError(pJob, rc);
+    rc = utf8ext_job_sql_error(pJob, rc);
   }
   for(i=0; i<n; i++) entry_clear(&a[i]);
   sqlite3_free(a);
@@ -470,26 +476,28 @@ void utf8ext_undo_func(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   memset(&job, 0, sizeof(job));
   job.db = sqlite3_context_db_handle(ctx);
   job.zFunc = "utf8_undo";
-  if( argc>=1 ) rc = job_name_arg(&job, argv[0], "TABLE", &zTable);
-  if( rc==SQLITE_OK && argc>=2 ) rc = job_name_arg(&job, argv[1], "SCHEMA", &zSchema);
+  if( argc>=1 ) rc = utf8ext_job_name_arg(&job, argv[0], "TABLE", &zTable);
+  if( rc==SQLITE_OK && argc>=2 ) rc = utf8ext_job_name_arg(&job, argv[1],
+                                                           "SCHEMA", &zSchema);
   if( rc==SQLITE_OK ){
     rc = utf8ext_resolve_schema(job.db, zTable, zSchema, &job.zSchema, &job.zErr);
   }
   if( rc==SQLITE_OK ){
-    rc = job_begin(&job, 0, &bNoLog);
+    rc = utf8ext_job_begin(&job, 0, &bNoLog);
     if( rc==SQLITE_OK && !bNoLog ) rc = undo_all(&job, zTable);
-    rc = job_end(&job, rc);
+    rc = utf8ext_job_end(&job, rc);
   }
   if( rc==SQLITE_OK && job.nChanged==0 && zTable && zSchema==0 ){
     /* the name found a table of another schema than the logged one */
     char *zDb = undo_logged_elsewhere(&job, zTable);
     if( zDb ){
-      rc = jobError(&job, SQLITE_ERROR, "no repair of \"%w\" is logged in"
+      rc = utf8ext_job_error(&job, SQLITE_ERROR,
+                             "no repair of \"%w\" is logged in"
           " schema \"%w\", where SQL finds that name first, but one is in"
           " \"%w\": call utf8_undo('%q', '%q')", zTable, job.zSchema, zDb,
           zTable, zDb);
       sqlite3_free(zDb);
     }
   }
-  job_result(ctx, &job, rc);
+  utf8ext_job_result(ctx, &job, rc);
 }
