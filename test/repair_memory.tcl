@@ -14,10 +14,10 @@
 # resident memory (VmRSS) just before the call. The figures are printed.
 # Under the sanitizers (SAN_PRELOAD or LD_PRELOAD set) the steps run and
 # are checked but the memory is not asserted. Run once:
-# tclsh test/memory.tcl.
+# tclsh test/repair_memory.tcl.
 #
 source [file join [file dirname [info script]] tester.tcl]
-set testprefix memory
+set testprefix repair_memory
 set t0 [clock milliseconds]
 
 set ROWS 1000000
@@ -72,7 +72,7 @@ db eval [string map [list ROWS $ROWS] {
   INSERT INTO t SELECT CAST(printf('caf%07d', i) || x'E9' || ' au lait' AS TEXT) FROM n;
 }]
 db close
-puts "memory: $ROWS rows written in [expr {([clock milliseconds]-$t0)/1000.0}] s"
+puts "repair_memory: $ROWS rows written in [expr {([clock milliseconds]-$t0)/1000.0}] s"
 
 foreach {name sql check expect} {
   repair {SELECT utf8_repair('t')}
@@ -91,7 +91,7 @@ foreach {name sql check expect} {
   }
   lassign $res r rss hwm
   set grow [expr {$hwm - $rss}]
-  puts [format "memory: %-6s %d values in %.1f s: VmRSS before %d KiB, VmHWM %d KiB, +%d KiB (limit +%d KiB%s)" \
+  puts [format "repair_memory: %-6s %d values in %.1f s: VmRSS before %d KiB, VmHWM %d KiB, +%d KiB (limit +%d KiB%s)" \
       $name $r $secs $rss $hwm $grow $LIMIT_KB [expr {$sanitized ? ", not asserted under the sanitizers" : ""}]]
   do_test $name.count [list set _ $r] $ROWS
   open_db db $file
@@ -103,5 +103,5 @@ foreach {name sql check expect} {
 }
 
 file delete -force $tmpdir
-puts "memory: [expr {([clock milliseconds]-$t0)/1000.0}] s"
+puts "repair_memory: [expr {([clock milliseconds]-$t0)/1000.0}] s"
 finish_test
