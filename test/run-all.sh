@@ -137,7 +137,7 @@ fi
 # implementation: the validator path does not change what they check):
 # every progress-handler interrupt and the findings
 # (test/faults.tcl), SIGKILL at random points (test/crash.tcl), peak
-# memory of a million-value repair and undo (test/repair_repair_memory.tcl).
+# memory of a million-value repair and undo (test/repair_memory.tcl).
 for s in faults crash repair_memory; do
   run_suite "$s" env "${tclsh_env[@]}" tclsh "test/$s.tcl"
 done
