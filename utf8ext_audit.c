@@ -321,7 +321,10 @@ static int auditError(audit_cursor *pCur, int rc, const char *zFormat, ...){
   va_end(ap);
   if( zMsg==0 ) return SQLITE_NOMEM;
   sqlite3_free(pVtab->zErrMsg);
-  pVtab->zErrMsg = sqlite3_mprintf("%s: %s", auditName(pCur), zMsg);
+  /* cut to SQLITE_LIMIT_LENGTH, under which SQLite copies it: longer,
+  ** the user would see "SQL logic error" instead */
+  pVtab->zErrMsg = utf8ext_message_fit(((audit_vtab*)pVtab)->db,
+                       sqlite3_mprintf("%s: %s", auditName(pCur), zMsg));
   sqlite3_free(zMsg);
   return pVtab->zErrMsg ? rc : SQLITE_NOMEM;
 }

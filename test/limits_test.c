@@ -241,6 +241,13 @@ static void test_error_limit(sqlite3 *db){
     { "err-encode-str","SELECT utf8_encode('abc')", "utf8_encode" },
     { "err-encode-sur","SELECT utf8_encode(55296)", "utf8_encode" },
   };
+  /* repair and undo run queries of their own, which need text longer
+  ** than 23 bytes (the log's column list): below 40, SQLite stops them
+  ** with its own "string or blob too big", which is not empty either */
+  static const struct { const char *zName, *zSql, *zFunc; } aJob[] = {
+    { "err-repair",    "SELECT utf8_repair('no_such_table_of_a_long_name')", "utf8_repair" },
+    { "err-undo",      "SELECT utf8_undo('t', 'no_such_schema_of_a_long_name')", "utf8_undo" },
+  };
   char zName[64];
   size_t i, k;
   for(k=0; k<sizeof(aLimit)/sizeof(aLimit[0]); k++){
@@ -249,6 +256,20 @@ static void test_error_limit(sqlite3 *db){
       expect_short_error(db, aLimit[k], zName, aCase[i].zSql, aCase[i].zFunc);
     }
   }
+  for(k=0; k<2; k++){
+    for(i=0; i<sizeof(aJob)/sizeof(aJob[0]); i++){
+      snprintf(zName, sizeof(zName), "%s-%d", aJob[i].zName, aLimit[k]);
+      expect_short_error(db, aLimit[k], zName, aJob[i].zSql, aJob[i].zFunc);
+    }
+  }
+  /* a table-valued function's message: SQLite cannot declare one below a
+  ** limit of about 210 bytes, so a long name makes the message too long */
+  expect_short_error(db, 300, "err-audit-300", "SELECT * FROM utf8_audit('"
+      "a_table_whose_name_is_longer_than_the_limit_xxxxxxxxxxxxxxxxxxxxxxxxxxx"
+      "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+      "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+      "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')",
+      "utf8_audit");
 }
 
 /*
