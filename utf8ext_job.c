@@ -17,15 +17,27 @@
 ** calling statement ends, so every statement the call runs afterwards
 ** fails, ROLLBACK included (even sqlite3_prepare fails); a progress
 ** handler may refuse every statement too. SQLite itself rolls back the
-** whole transaction when a statement that writes is stopped so (an
-** interrupt, IOERR, SQLITE_FULL without a statement journal). So the job
-** keeps a statement that writes and changes nothing (DELETE FROM the log
-** WHERE 0, or the log's CREATE while there is no log), prepared before the
-** transaction began; when ROLLBACK cannot run, stepping it makes SQLite
-** roll everything back. In autocommit that is exactly "nothing was
-** changed". In the user's transaction it takes the user's earlier changes
-** with it, and the message says so: the alternative, keeping them, would
-** keep the call's half-done changes too.
+** whole transaction when a statement that writes is stopped while it runs
+** (an interrupt, IOERR, SQLITE_FULL without a statement journal). So the
+** job keeps a statement that writes and changes nothing, prepared before
+** the transaction began (the rescue: an INSERT of none of a hundred
+** thousand rows, long enough for a progress handler to stop it while it
+** runs; the log's CREATE stands in while there is no log); when ROLLBACK
+** cannot run, stepping it makes SQLite roll everything back. In
+** autocommit that is exactly "nothing was changed". In the user's
+** transaction it takes the user's earlier changes with it, and the
+** message says so: the alternative, keeping them, would keep the call's
+** half-done changes too.
+**
+** A progress handler is also called on a statement's way out, after its
+** work is done, so COMMIT, RELEASE, SAVEPOINT and ROLLBACK TO may report
+** SQLITE_INTERRUPT having run. None is judged by its return code alone:
+** BEGIN and COMMIT by autocommit; the savepoint has a name of its own, and
+** RELEASE runs until there is no such savepoint; ROLLBACK TO runs again
+** (harmlessly) until it succeeds or the rescue ends the transaction. A
+** rescue that could not even start shows that a ROLLBACK TO ran: undoing a
+** schema change of the transaction (the log's CREATE) expires every
+** statement, and only that does so during a call.
 **
 ** A call is refused before anything starts when it is made from inside a
 ** statement that writes (it could not end its own transaction there), or
