@@ -211,6 +211,27 @@ static void row_done(repair_scan *s, int n){
   for(k=1; k<s->nPass; k++) sqlite3_reset(s->apPass[k]);
 }
 
+/*
+** The key of the row at hand as a literal, for messages: made only when a
+** message needs it (the scan is on the row until the row is done). NULL
+** when out of memory: the message then names no row.
+*/
+static const char *row_pk(repair_scan *s){
+  if( s->zPk==0 ) s->zPk = utf8ext_scan_pk_literal(s->p, s->pScan);
+  return s->zPk;
+}
+
+/* Step pRead (bound to the row's locator) to the row; else an error. */
+static int row_read(repair_job *pJob, repair_scan *s, sqlite3_stmt *pRead){
+  int rc = sqlite3_step(pRead);
+  if( rc==SQLITE_ROW ) return SQLITE_OK;
+  if( rc==SQLITE_DONE ){
+    return utf8ext_job_error_at(pJob, SQLITE_ERROR, s->p, -1, row_pk(s),
+                                "the row is not there (any more)");
+  }
+  return utf8ext_job_sql_error(pJob, rc);
+}
+
 /* ---- which values, and what they become ------------------------------------- */
 
 /*
@@ -380,7 +401,7 @@ static int row_refusals(repair_job *pJob, repair_scan *s, int n){
     if( sqlite3_value_type(v)!=SQLITE_TEXT ) continue;
     if( !utf8ext_stored_text(v, p->eTextEnc, &z, &nz) ) return SQLITE_NOMEM;
     if( starts_with_bom(z, nz, p->eTextEnc) ){
-      return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, p->aiPk[k], s->zPk,
+      return utf8ext_job_error_at(pJob, SQLITE_ERROR, p, p->aiPk[k], row_pk(s),
                                   "the key"
           " starts with U+FEFF, which SQLite drops from bound UTF-16 text, so"
           " the row could not be found again");
@@ -409,7 +430,7 @@ static int row_repairs(repair_job *pJob, repair_scan *s, int n,
   int i, rc = SQLITE_OK;
   if( p->eTextEnc!=SQLITE_UTF8 ){
     bind_scan_locator(p, s->pScan, pRead, 1);
-    rc = utf8ext_job_read_one_row(pJob, p, pRead, s->zPk);
+    rc = row_read(pJob, s, pRead);
     if( rc!=SQLITE_OK ) return rc;
     for(i=0; i<n; i++){
       s->apVal[s->aiCol[i]] = sqlite3_column_value(pRead, UTF8EXT_SCAN_COL(p, i));
@@ -427,7 +448,7 @@ static int row_repairs(repair_job *pJob, repair_scan *s, int n,
     }
     s->an[2*i] = nz;
     if( starts_with_bom(z, nz, p->eTextEnc) ){
-      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, s->zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, row_pk(s),
                                 "the value starts"
           " with U+FEFF, which SQLite drops from bound UTF-16 text, so undo"
           " could not write the original back");
@@ -443,20 +464,20 @@ static int row_repairs(repair_job *pJob, repair_scan *s, int n,
                         &s->az[2*i+1], &s->an[2*i+1]);
     }
     if( rc==SQLITE_TOOBIG ){
-      rc = utf8ext_job_error_at(pJob, SQLITE_TOOBIG, p, c, s->zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_TOOBIG, p, c, row_pk(s),
                       "the repaired value would be longer than "
                       "SQLITE_LIMIT_LENGTH");
     }else if( rc==SQLITE_ABORT ){
-      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, s->zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, row_pk(s),
                       "the value changed while the repair ran");
     }else if( rc==SQLITE_RANGE ){
-      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, s->zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, row_pk(s),
           "it was misread more than %d times: utf8_unmojibake leaves "
           "mojibake in it, so a second repair would change it again; "
           "repair it by hand", UTF8_MOJI_MAX_DEPTH);
     }else if( rc==SQLITE_OK
            && !key_repair_findable(p, c, s->az[2*i+1], s->an[2*i+1]) ){
-      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, s->zPk, "the repaired"
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, c, row_pk(s), "the repaired"
           " key would start with U+FEFF, which SQLite drops from bound UTF-16"
           " text, so undo could not find the row again");
     }
@@ -480,10 +501,13 @@ static int row_update(repair_job *pJob, repair_scan *s, int n,
   bind_scan_locator(p, s->pScan, pUpdate, n+1);
   rc = utf8ext_job_step_write(pUpdate);
   if( rc!=SQLITE_OK ){
-    rc = utf8ext_job_error_at(pJob, rc, p, s->aiCol[0], s->zPk, "%s",
-                    sqlite3_errmsg(pJob->db));
+    /* SQLite's message first: making the key's literal may run SQL */
+    char *zMsg = sqlite3_mprintf("%s", sqlite3_errmsg(pJob->db));
+    rc = utf8ext_job_error_at(pJob, rc, p, s->aiCol[0], row_pk(s), "%s",
+                              zMsg ? zMsg : sqlite3_errstr(rc));
+    sqlite3_free(zMsg);
   }else if( sqlite3_changes(pJob->db)!=1 ){
-    rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, s->aiCol[0], s->zPk,
+    rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, s->aiCol[0], row_pk(s),
                     "the UPDATE changed %d rows, not 1",
                     sqlite3_changes(pJob->db));
   }
@@ -513,7 +537,7 @@ static int row_verify(repair_job *pJob, repair_scan *s, int n,
   }else{
     bind_scan_locator(p, s->pScan, pRead, 1);
   }
-  rc = utf8ext_job_read_one_row(pJob, p, pRead, s->zPk);
+  rc = row_read(pJob, s, pRead);
   for(i=0; rc==SQLITE_OK && i<n; i++){
     int c = UTF8EXT_SCAN_COL(p, i);
     const unsigned char *z = sqlite3_column_text(pRead, c);
@@ -521,7 +545,7 @@ static int row_verify(repair_job *pJob, repair_scan *s, int n,
      || sqlite3_column_bytes(pRead, c)!=s->an[2*i+1]
      || (s->an[2*i+1]>0 && (z==0 || memcmp(z, s->az[2*i+1],
                                            (size_t)s->an[2*i+1])!=0)) ){
-      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, s->aiCol[i], s->zPk,
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, s->aiCol[i], row_pk(s),
                       "it reads back different bytes than were written");
     }
   }
@@ -583,7 +607,8 @@ static int row_log(repair_job *pJob, repair_scan *s, int n, sqlite3_stmt *pRead)
     }
     sqlite3_bind_text(pIns, 5, zPk, -1, SQLITE_STATIC);
     sqlite3_bind_blob64(pIns, 6, s->az[2*i], s->an[2*i], SQLITE_STATIC);
-    sqlite3_bind_blob64(pIns, 7, zStored, nStored, SQLITE_TRANSIENT);
+    /* pRead stays on the row until the log is written */
+    sqlite3_bind_blob64(pIns, 7, zStored, nStored, SQLITE_STATIC);
     sqlite3_bind_text(pIns, 8, pJob->zMethod, -1, SQLITE_STATIC);
     if( pJob->nFp>0 ) sqlite3_bind_blob(pIns, 9, aFp, FP_BYTES, SQLITE_STATIC);
     sqlite3_bind_int64(pIns, 10, pJob->iNextId);
@@ -617,8 +642,6 @@ static int repair_row(repair_job *pJob, repair_scan *s, int n){
   sqlite3_stmt *pUpdate = 0, *pRead = 0;
   int rc = table_ready(pJob, s);
   if( rc!=SQLITE_OK ) return rc;
-  s->zPk = utf8ext_scan_pk_literal(p, s->pScan);
-  if( s->zPk==0 ) return SQLITE_NOMEM;
   rc = row_refusals(pJob, s, n);
   if( rc!=SQLITE_OK ) return rc;
   /* The row is read back whole by one SELECT: its key and every column
