@@ -41,52 +41,60 @@ struct log_entry {
 };
 
 static void entry_clear(log_entry *e){
-  sqlite3_free(e->zTbl);
-  sqlite3_free(e->zCol);
-  sqlite3_free(e->aKey);
-  sqlite3_free(e->aOrig);
-  sqlite3_free(e->aRep);
-  sqlite3_free(e->aHash);
-  sqlite3_free(e->zPk);
-  sqlite3_free(e->zMethod);
-  sqlite3_free(e->zAt);
+  sqlite3_free(e->zTbl);      /* the one allocation that holds them all */
   memset(e, 0, sizeof(*e));
-}
-
-/* Copy blob column i of pStmt into *pa, *pn. */
-static int dup_blob_column(sqlite3_stmt *pStmt, int i, unsigned char **pa,
-                           sqlite3_int64 *pn){
-  const void *z = sqlite3_column_blob(pStmt, i);
-  *pn = sqlite3_column_bytes(pStmt, i);
-  if( z==0 && *pn>0 ) return SQLITE_NOMEM;
-  *pa = utf8ext_job_copy_bytes(z, *pn);
-  return *pa ? SQLITE_OK : SQLITE_NOMEM;
 }
 
 /* The columns of the log's SELECT, in order. */
 #define UNDO_LOG_SELECT "SELECT id, tbl, col, rid, key, original, repaired," \
                         " pk, rowhash, method, at"
 
-/* Copy the log row pStmt is on into e. */
+/*
+** Copy the log row pStmt is on into e: its texts and blobs into one
+** allocation (zTbl first), as undo reads every row of the log.
+*/
 static int entry_read(sqlite3_stmt *pStmt, log_entry *e){
-  int rc;
+  /* result columns: five texts, then four blobs */
+  static const int aiCol[] = { 1, 2, 7, 9, 10, 4, 5, 6, 8 };
+  const void *az[9];
+  sqlite3_int64 an[9], nAll = 0;
+  unsigned char *pAll, *pOut[9];
+  int k;
   memset(e, 0, sizeof(*e));
   e->id = sqlite3_column_int64(pStmt, 0);
-  e->zTbl = utf8ext_column_dup(pStmt, 1);
-  e->zCol = utf8ext_column_dup(pStmt, 2);
-  e->zPk = utf8ext_column_dup(pStmt, 7);
-  e->zMethod = utf8ext_column_dup(pStmt, 9);
-  e->zAt = utf8ext_column_dup(pStmt, 10);
-  if( e->zTbl==0 || e->zCol==0 || e->zMethod==0 || e->zAt==0 ) return SQLITE_NOMEM;
   e->bRid = sqlite3_column_type(pStmt, 3)!=SQLITE_NULL;
   e->iRid = sqlite3_column_int64(pStmt, 3);
-  rc = e->bRid ? SQLITE_OK : dup_blob_column(pStmt, 4, &e->aKey, &e->nKey);
-  if( rc==SQLITE_OK ) rc = dup_blob_column(pStmt, 5, &e->aOrig, &e->nOrig);
-  if( rc==SQLITE_OK ) rc = dup_blob_column(pStmt, 6, &e->aRep, &e->nRep);
-  if( rc==SQLITE_OK && sqlite3_column_type(pStmt, 8)!=SQLITE_NULL ){
-    rc = dup_blob_column(pStmt, 8, &e->aHash, &e->nHash);
+  for(k=0; k<9; k++){
+    int bNull = sqlite3_column_type(pStmt, aiCol[k])==SQLITE_NULL;
+    az[k] = k<5 ? (const void*)sqlite3_column_text(pStmt, aiCol[k])
+                : sqlite3_column_blob(pStmt, aiCol[k]);
+    an[k] = sqlite3_column_bytes(pStmt, aiCol[k]);
+    /* out of memory: a text that is not NULL, or a blob of some bytes,
+    ** with no pointer (an empty blob has none) */
+    if( az[k]==0 && (k<5 ? !bNull : an[k]>0) ) return SQLITE_NOMEM;
+    if( bNull ) az[k] = 0;
+    nAll += an[k] + 1;
   }
-  return rc;
+  /* tbl, col, method and at are NOT NULL in the log; pk may be NULL */
+  if( az[0]==0 || az[1]==0 || az[3]==0 || az[4]==0 ) return SQLITE_CORRUPT;
+  pAll = sqlite3_malloc64(nAll);
+  if( pAll==0 ) return SQLITE_NOMEM;
+  for(k=0; k<9; k++){
+    pOut[k] = pAll;
+    if( an[k]>0 ) memcpy(pAll, az[k], (size_t)an[k]);
+    pAll[an[k]] = 0;
+    pAll += an[k] + 1;
+  }
+  e->zTbl = (char*)pOut[0];
+  e->zCol = (char*)pOut[1];
+  e->zPk = az[2] ? (char*)pOut[2] : 0;
+  e->zMethod = (char*)pOut[3];
+  e->zAt = (char*)pOut[4];
+  if( !e->bRid ){ e->aKey = pOut[5]; e->nKey = an[5]; }
+  e->aOrig = pOut[6]; e->nOrig = an[6];
+  e->aRep = pOut[7]; e->nRep = an[7];
+  if( az[8] ){ e->aHash = pOut[8]; e->nHash = an[8]; }
+  return SQLITE_OK;
 }
 
 /*
