@@ -25,8 +25,9 @@ BUILD   ?= build
 SHELL   := /bin/bash
 
 CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c core/context.c \
-            core/mojibake.c core/widetext.c
-CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h core/mojiscan.h
+            core/mojibake.c core/widetext.c core/charsets.c core/charsets_tables.c
+CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h core/mojiscan.h \
+            core/charsets.h
 
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.
