@@ -37,6 +37,7 @@ SQLITE_EXTENSION_INIT3
 
 #include "utf8.h"
 #include "mojibake.h"
+#include "charsets.h"
 
 /*
 ** SQLITE_INNOCUOUS arrived in SQLite 3.31, SQLITE_DIRECTONLY in 3.30 and
@@ -164,6 +165,15 @@ void utf8ext_result_errorf(sqlite3_context *ctx, const char *zFormat, ...);
 */
 int utf8ext_encoding_named(const char *z, sqlite3_int64 n,
                            utf8_recode_enc *pEnc);
+
+/*
+** The legacy charsets utf8_recode also accepts (core/charsets.h): the
+** charset label z[0..n) names, as utf8_charset_lookup() reads it, or -1.
+** Tried after utf8ext_encoding_named(), so 'latin1' and 'cp1252' keep
+** meaning what they always meant there. A caller decodes with
+** utf8_charset_recode() ('units') or utf8_charset_decode() ('whole').
+*/
+int utf8ext_charset_named(const char *z, sqlite3_int64 n);
 
 /* The accepted encoding names, for error messages. */
 #define UTF8EXT_ENCODING_NAMES "'cp1252' (or 'windows-1252'), 'latin1' " \

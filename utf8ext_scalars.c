@@ -189,22 +189,49 @@ static void fixFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 }
 
 /*
+** The canonical names of the legacy charsets, for the error message of an
+** unknown ENC: "'ibm866', 'iso-8859-2', ... 'euc-kr'".
+*/
+static void charset_names(char *buf, size_t size){
+  size_t o = 0;
+  int cs;
+  buf[0] = 0;
+  for(cs=0; cs<UTF8_CS_COUNT; cs++){
+    const char *z = utf8_charset_name((utf8_charset)cs);
+    size_t len = strlen(z);
+    if( o+len+6>=size ) break;
+    if( cs ){ memcpy(buf+o, ", ", 2); o += 2; }
+    buf[o++] = '\'';
+    memcpy(buf+o, z, len); o += len;
+    buf[o++] = '\'';
+    buf[o] = 0;
+  }
+}
+
+/*
 ** Parse the ENC argument of utf8_recode, as parse_rule() does RULE: the
-** names and aliases utf8ext_encoding_named() knows.
+** names and aliases utf8ext_encoding_named() knows (1, *enc set), then the
+** labels of the legacy charsets (2, *cs set). 0 for NULL, -1 after an
+** error.
 */
 static int parse_encoding(sqlite3_context *ctx, sqlite3_value *v,
-                          utf8_recode_enc *enc){
+                          utf8_recode_enc *enc, int *cs){
   const char *z;
+  char names[1024];
   if( sqlite3_value_type(v)==SQLITE_NULL ) return 0;
   z = (const char*)sqlite3_value_text(v);
   if( z==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
   if( utf8ext_encoding_named(z, sqlite3_value_bytes(v), enc) ) return 1;
+  if( (*cs = utf8ext_charset_named(z, sqlite3_value_bytes(v)))>=0 ) return 2;
+  charset_names(names, sizeof(names));
   if( option_has_nul(v, z) ){
     utf8ext_result_errorf(ctx, "utf8_recode: unknown encoding (it contains a "
-                          "NUL byte): use " UTF8EXT_ENCODING_NAMES);
+                          "NUL byte): use " UTF8EXT_ENCODING_NAMES
+                          ", or a legacy charset: %s", names);
   }else{
     utf8ext_result_errorf(ctx, "utf8_recode: unknown encoding '%s': use "
-                          UTF8EXT_ENCODING_NAMES, z);
+                          UTF8EXT_ENCODING_NAMES ", or a legacy charset: %s",
+                          z, names);
   }
   return -1;
 }
@@ -214,20 +241,31 @@ static size_t write_whole(const text_writer *w, unsigned char *out){
   return utf8_recode_whole(w->z, w->n, (utf8_recode_enc)w->option, out);
 }
 
+/* The same two for a legacy charset (core/charsets.h). */
+static size_t write_charset_units(const text_writer *w, unsigned char *out){
+  return utf8_charset_recode(w->z, w->n, (utf8_charset)w->option, out);
+}
+static size_t write_charset_whole(const text_writer *w, unsigned char *out){
+  return utf8_charset_decode(w->z, w->n, (utf8_charset)w->option, out);
+}
+
 /*
 ** Parse utf8_recode's HOW: 'units' (1, the default) or 'whole' (2); 0 for
-** NULL, -1 after reporting an error. 'whole' needs a single-byte ENC.
+** NULL, -1 after reporting an error. 'whole' needs a single-byte ENC or a
+** legacy charset (bCharset).
 */
-static int parse_how(sqlite3_context *ctx, sqlite3_value *v, utf8_recode_enc enc){
+static int parse_how(sqlite3_context *ctx, sqlite3_value *v, utf8_recode_enc enc,
+                     int bCharset){
   const char *z;
   if( sqlite3_value_type(v)==SQLITE_NULL ) return 0;
   z = (const char*)sqlite3_value_text(v);
   if( z==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
   if( !option_has_nul(v, z) && sqlite3_stricmp(z, "units")==0 ) return 1;
   if( !option_has_nul(v, z) && sqlite3_stricmp(z, "whole")==0 ){
-    if( enc==UTF8_RECODE_CP1252 || enc==UTF8_RECODE_LATIN1 ) return 2;
+    if( bCharset || enc==UTF8_RECODE_CP1252 || enc==UTF8_RECODE_LATIN1 ) return 2;
     utf8ext_result_errorf(ctx, "utf8_recode: 'whole' decodes every byte as "
-                          "a single-byte charset: use it with 'cp1252' or 'latin1'");
+                          "a legacy charset: use it with 'cp1252', 'latin1' "
+                          "or another charset, not 'cesu8' or 'mutf8'");
     return -1;
   }
   if( option_has_nul(v, z) ){
@@ -243,19 +281,21 @@ static int parse_how(sqlite3_context *ctx, sqlite3_value *v, utf8_recode_enc enc
 /*
 ** utf8_recode(X, ENC [, HOW]): X unchanged when well-formed; otherwise
 ** its ill-formed units decoded as ENC instead of being replaced ('units',
-** the default), or all of X decoded as ENC ('whole': a legacy value whose
-** bytes happen to hold a well-formed pair, "Ã©" as C3 A9, comes out in
-** one charset, not mixed).
+** the default; for a multi-byte charset, each run of bytes >= 0x80 that
+** holds one, up to a character boundary, see core/charsets.h), or all of
+** X decoded as ENC ('whole': a legacy value whose bytes happen to hold a
+** well-formed pair, "Ã©" as C3 A9, comes out in one charset, not mixed).
 */
 static void recodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   text_writer w;
   const unsigned char *z;
   sqlite3_int64 n;
   utf8_recode_enc enc = UTF8_RECODE_CP1252;
+  int cs = -1, kind;
   size_t k;
   int how = 1;
-  if( parse_encoding(ctx, argv[1], &enc)<=0 ) return;
-  if( argc>2 && (how = parse_how(ctx, argv[2], enc))<=0 ) return;
+  if( (kind = parse_encoding(ctx, argv[1], &enc, &cs))<=0 ) return;
+  if( argc>2 && (how = parse_how(ctx, argv[2], enc, kind==2))<=0 ) return;
   if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
   k = utf8_find_error(z, (size_t)n);
   if( k==(size_t)n ){
@@ -266,8 +306,16 @@ static void recodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   memset(&w, 0, sizeof(w));
   w.z = z;
   w.n = (size_t)n;
-  w.option = (int)enc;
-  w.write = how==2 ? write_whole : write_recode;
+  if( kind==2 ){
+    /* A multi-byte charset's 'units' may begin before the first error (at
+    ** the start of its run of bytes >= 0x80): start the writer there. */
+    w.option = cs;
+    w.write = how==2 ? write_charset_whole : write_charset_units;
+    while( how==1 && k>0 && z[k-1]>=0x80 ) k--;
+  }else{
+    w.option = (int)enc;
+    w.write = how==2 ? write_whole : write_recode;
+  }
   result_written(ctx, &w, how==2 ? 0 : k);
 }
 

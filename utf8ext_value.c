@@ -437,3 +437,8 @@ int utf8ext_encoding_named(const char *z, sqlite3_int64 n,
   }
   return 0;
 }
+
+int utf8ext_charset_named(const char *z, sqlite3_int64 n){
+  if( z==0 || n<0 || (sqlite3_int64)strlen(z)!=n ) return -1;
+  return utf8_charset_lookup(z, (size_t)n);
+}

@@ -72,6 +72,13 @@ run_suite context "$BUILD/test/context_test" ${CORE_TEST_ARGS:-}
 run_suite mojibake "$BUILD/test/mojibake_test" ${CORE_TEST_ARGS:-}
 run_suite simd "$BUILD/test/simd_test" ${SIMD_TEST_ARGS:-}
 run_suite fix "$BUILD/test/fix_test" ${SIMD_TEST_ARGS:-}
+# The legacy charsets' decoders, byte for byte against Python's codecs
+# (test/charsets_check.py; known differences in test/charsets_diffs.txt).
+if [ -x /usr/bin/python3 ]; then
+  run_suite charsets /usr/bin/python3 test/charsets_check.py "$BUILD"
+else
+  skip charsets "/usr/bin/python3 is not installed"
+fi
 
 # The embedding test (libutf8ext.a with Debian's libsqlite3).
 run_suite embed "$BUILD/test/embed_test"
