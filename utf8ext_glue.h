@@ -175,6 +175,10 @@ int utf8ext_encoding_named(const char *z, sqlite3_int64 n,
 */
 int utf8ext_charset_named(const char *z, sqlite3_int64 n);
 
+/* The legacy charsets' canonical names, quoted and comma-separated, into
+** buf (size bytes, cut short rather than overflow), for messages. */
+void utf8ext_charset_names(char *buf, size_t size);
+
 /* The accepted encoding names, for error messages. */
 #define UTF8EXT_ENCODING_NAMES "'cp1252' (or 'windows-1252'), 'latin1' " \
   "(or 'latin-1', 'iso-8859-1'), 'cesu8' or 'mutf8'"

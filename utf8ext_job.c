@@ -1292,6 +1292,8 @@ void utf8ext_job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
   sqlite3_free(pJob->zAt);
   sqlite3_free(pJob->aMoji);
   sqlite3_free(pJob->aFkBefore);
+  sqlite3_free(pJob->zMethodBuf);
+  pJob->zMethodBuf = 0;
   pJob->zSchema = pJob->zErr = pJob->zAt = 0;
   pJob->aMoji = 0;
   pJob->aFkBefore = 0;

@@ -46,7 +46,10 @@ struct repair_job {
   utf8_recode_enc enc;        /* The method, when bFix and bMoji are 0 */
   int bFix;                   /* True for the 'fix' method */
   int bMoji;                  /* True for the 'mojibake' method */
-  int bWhole;                 /* 'cp1252-whole', 'latin1-whole': every byte */
+  int bWhole;                 /* 'cp1252-whole', 'latin1-whole', a legacy
+                              ** charset's name + '-whole': every byte */
+  int iCharset;               /* A legacy charset (core/charsets.h), or -1 */
+  char *zMethodBuf;           /* zMethod when it is made: "<charset>-whole" */
   unsigned char *aMoji;       /* bMoji: scratch for utf8_unmojibake() */
   sqlite3_int64 nMoji;        /* Its size */
   const char *zMethod;        /* The method's name, as the log keeps it */

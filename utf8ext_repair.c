@@ -334,8 +334,11 @@ static int repair_value(repair_job *pJob, const utf8ext_table *p, int iCol,
   static const unsigned char fffd[] = { 0xEF, 0xBF, 0xBD };
   sqlite3_int64 limit = sqlite3_limit(pJob->db, SQLITE_LIMIT_LENGTH, -1);
   size_t len;
+  utf8_charset cs = (utf8_charset)pJob->iCharset;
   if( pJob->bMoji ) return repair_moji_value(pJob, p, iCol, z, n, pzOut, pnOut);
   len = pJob->bFix ? utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, 0)
+      : pJob->iCharset>=0 && pJob->bWhole ? utf8_charset_decode(z, (size_t)n, cs, 0)
+      : pJob->iCharset>=0 ? utf8_charset_recode(z, (size_t)n, cs, 0)
       : pJob->bWhole ? utf8_recode_whole(z, (size_t)n, pJob->enc, 0)
       : utf8_recode(z, (size_t)n, pJob->enc, 0);
   *pzOut = 0;
@@ -343,6 +346,9 @@ static int repair_value(repair_job *pJob, const utf8ext_table *p, int iCol,
   *pzOut = sqlite3_malloc64(len+1);
   if( *pzOut==0 ) return SQLITE_NOMEM;
   if( pJob->bFix ) utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, *pzOut);
+  else if( pJob->iCharset>=0 && pJob->bWhole ){
+    utf8_charset_decode(z, (size_t)n, cs, *pzOut);
+  }else if( pJob->iCharset>=0 ) utf8_charset_recode(z, (size_t)n, cs, *pzOut);
   else if( pJob->bWhole ) utf8_recode_whole(z, (size_t)n, pJob->enc, *pzOut);
   else utf8_recode(z, (size_t)n, pJob->enc, *pzOut);
   *pnOut = (sqlite3_int64)len;
@@ -732,6 +738,26 @@ static int repair_table(repair_job *pJob, const char *zName,
 
 /* ---- the SQL function ---------------------------------------------------------- */
 
+/*
+** True if METHOD z[0..n) names a legacy charset (core/charsets.h), as
+** utf8_recode's ENC does, with '-whole' after it to decode every byte of
+** a bad value (utf8_recode's 'whole'); the log's method is then the
+** charset's canonical name, with '-whole' when so.
+*/
+static int repair_charset_method(repair_job *pJob, const char *z,
+                                 sqlite3_int64 n){
+  int bWhole = n>6 && sqlite3_strnicmp(z+n-6, "-whole", 6)==0;
+  char *zBase = sqlite3_mprintf("%.*s", (int)(bWhole ? n-6 : n), z);
+  int cs = zBase ? utf8ext_charset_named(zBase, (sqlite3_int64)strlen(zBase)) : -1;
+  sqlite3_free(zBase);
+  if( cs<0 ) return 0;
+  pJob->iCharset = cs;
+  pJob->bWhole = bWhole;
+  pJob->zMethodBuf = sqlite3_mprintf("%s%s", utf8_charset_name((utf8_charset)cs),
+                                     bWhole ? "-whole" : "");
+  return 1;
+}
+
 /* Read the METHOD argument v into the job. */
 static int repair_method(repair_job *pJob, sqlite3_value *v){
   static const char *const azEnc[] = { "cp1252", "latin1", "cesu8", "mutf8" };
@@ -762,15 +788,22 @@ static int repair_method(repair_job *pJob, sqlite3_value *v){
   }else if( utf8ext_encoding_named(z, sqlite3_value_bytes(v), &pJob->enc) ){
     pJob->bFix = 0;
     pJob->zMethod = azEnc[pJob->enc];
+  }else if( repair_charset_method(pJob, z, sqlite3_value_bytes(v)) ){
+    pJob->bFix = 0;
+    pJob->zMethod = pJob->zMethodBuf;
+    if( pJob->zMethod==0 ) return SQLITE_NOMEM;
   }else{
     sqlite3_str *s = sqlite3_str_new(0);
-    char *zEsc;
+    char *zEsc, zNames[1024];
     utf8ext_append_escaped(s, (const unsigned char*)z, sqlite3_value_bytes(v));
     zEsc = sqlite3_str_finish(s);
     if( zEsc==0 ) return SQLITE_NOMEM;
+    utf8ext_charset_names(zNames, sizeof(zNames));
     rc = utf8ext_job_error(pJob, SQLITE_ERROR, "unknown METHOD '%s': use 'fix', "
                   "'mojibake', 'cp1252-whole', 'latin1-whole', "
-                  UTF8EXT_ENCODING_NAMES, zEsc);
+                  UTF8EXT_ENCODING_NAMES ", or a legacy charset (its ill-formed"
+                  " runs decoded; with '-whole' after its name, every byte): %s",
+                  zEsc, zNames);
     sqlite3_free(zEsc);
   }
   return rc;
@@ -819,6 +852,7 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   job.zFunc = "utf8_repair";
   job.bFix = 1;
   job.zMethod = "fix";
+  job.iCharset = -1;
   rc = utf8ext_job_name_arg(&job, argv[0], "TABLE", &zTable);
   if( rc==SQLITE_OK && argc>=2 ) rc = repair_method(&job, argv[1]);
   if( rc==SQLITE_OK && argc>=3 ) rc = utf8ext_job_name_arg(&job, argv[2],

@@ -188,25 +188,6 @@ static void fixFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   result_written(ctx, &w, k);
 }
 
-/*
-** The canonical names of the legacy charsets, for the error message of an
-** unknown ENC: "'ibm866', 'iso-8859-2', ... 'euc-kr'".
-*/
-static void charset_names(char *buf, size_t size){
-  size_t o = 0;
-  int cs;
-  buf[0] = 0;
-  for(cs=0; cs<UTF8_CS_COUNT; cs++){
-    const char *z = utf8_charset_name((utf8_charset)cs);
-    size_t len = strlen(z);
-    if( o+len+6>=size ) break;
-    if( cs ){ memcpy(buf+o, ", ", 2); o += 2; }
-    buf[o++] = '\'';
-    memcpy(buf+o, z, len); o += len;
-    buf[o++] = '\'';
-    buf[o] = 0;
-  }
-}
 
 /*
 ** Parse the ENC argument of utf8_recode, as parse_rule() does RULE: the
@@ -223,7 +204,7 @@ static int parse_encoding(sqlite3_context *ctx, sqlite3_value *v,
   if( z==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
   if( utf8ext_encoding_named(z, sqlite3_value_bytes(v), enc) ) return 1;
   if( (*cs = utf8ext_charset_named(z, sqlite3_value_bytes(v)))>=0 ) return 2;
-  charset_names(names, sizeof(names));
+  utf8ext_charset_names(names, sizeof(names));
   if( option_has_nul(v, z) ){
     utf8ext_result_errorf(ctx, "utf8_recode: unknown encoding (it contains a "
                           "NUL byte): use " UTF8EXT_ENCODING_NAMES

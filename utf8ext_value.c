@@ -442,3 +442,23 @@ int utf8ext_charset_named(const char *z, sqlite3_int64 n){
   if( z==0 || n<0 || (sqlite3_int64)strlen(z)!=n ) return -1;
   return utf8_charset_lookup(z, (size_t)n);
 }
+
+/*
+** The canonical names of the legacy charsets, for the error message of an
+** unknown ENC: "'ibm866', 'iso-8859-2', ... 'euc-kr'".
+*/
+void utf8ext_charset_names(char *buf, size_t size){
+  size_t o = 0;
+  int cs;
+  buf[0] = 0;
+  for(cs=0; cs<UTF8_CS_COUNT; cs++){
+    const char *z = utf8_charset_name((utf8_charset)cs);
+    size_t len = strlen(z);
+    if( o+len+6>=size ) break;
+    if( cs ){ memcpy(buf+o, ", ", 2); o += 2; }
+    buf[o++] = '\'';
+    memcpy(buf+o, z, len); o += len;
+    buf[o++] = '\'';
+    buf[o] = 0;
+  }
+}

@@ -21,6 +21,9 @@ EXT = os.environ.get("UTF8EXT_LIB", os.path.join(TOP, "utf8ext"))
 passed = failed = 0
 
 
+# The legacy charsets an unknown ENC or METHOD lists, in their order.
+CHARSETS = ("'ibm866', 'iso-8859-2', 'iso-8859-3', 'iso-8859-4', 'iso-8859-5', 'iso-8859-6', 'iso-8859-7', 'iso-8859-8', 'iso-8859-10', 'iso-8859-13', 'iso-8859-14', 'iso-8859-15', 'iso-8859-16', 'koi8-r', 'koi8-u', 'macintosh', 'windows-874', 'windows-1250', 'windows-1251', 'windows-1252', 'windows-1253', 'windows-1254', 'windows-1255', 'windows-1256', 'windows-1257', 'windows-1258', 'x-mac-cyrillic', 'ibm437', 'ibm850', 'latin1', 'gbk', 'gb18030', 'big5', 'euc-jp', 'shift_jis', 'euc-kr'")
+
 def check(name, got, expected):
     global passed, failed
     if got == expected:
@@ -117,8 +120,9 @@ def main():
     check("repair-error", error_of(con, "SELECT utf8_repair('t', 'utf-7')"),
           ("OperationalError", "utf8_repair: unknown METHOD 'utf-7': use 'fix', 'mojibake', 'cp1252-whole', "
            "'latin1-whole', 'cp1252' "
-           "(or 'windows-1252'), 'latin1' (or 'latin-1', 'iso-8859-1'), 'cesu8' or 'mutf8';"
-           " nothing was changed"))
+           "(or 'windows-1252'), 'latin1' (or 'latin-1', 'iso-8859-1'), 'cesu8' or 'mutf8',"
+           " or a legacy charset (its ill-formed runs decoded; with '-whole' after its name,"
+           " every byte): %s; nothing was changed" % CHARSETS))
     # Reading such TEXT back into str fails in Python: the reason to repair it.
     check("python-cannot-read", error_of(con, "SELECT name FROM t WHERE id = 2"),
           ("OperationalError", "Could not decode to UTF-8 column 'name' with text 'Zo\ufffd'"))
