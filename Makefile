@@ -294,7 +294,7 @@ install: $(SO) $(STATIC)
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs
 	$(INSTALL) -m 644 README.md CHANGELOG.md LICENSE $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
-	$(INSTALL) -m 644 sql/*.sql $(DESTDIR)$(DATADIR)/sql/
+	$(INSTALL) -m 644 sql/*.sql sql/sample.csv $(DESTDIR)$(DATADIR)/sql/
 
 uninstall:
 	rm -f $(DESTDIR)$(MODULEDIR)/utf8ext$(SO_EXT) $(DESTDIR)$(LIBDIR)/libutf8ext.a \
