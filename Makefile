@@ -221,7 +221,9 @@ fuzz: fuzz-build
 
 # ---- the main job ---------------------------------------------------------
 
-demo: deps
+# Only what the demo needs (tools/install-deps.sh demo): no root when it is there.
+demo:
+	@bash tools/install-deps.sh demo
 	$(MAKE) --no-print-directory all
 	@bash sql/demo.sh
 
