@@ -226,7 +226,9 @@ fuzz: fuzz-build
 
 # ---- the main job ---------------------------------------------------------
 
-demo: deps
+# Only what the demo needs (tools/install-deps.sh demo): no root when it is there.
+demo:
+	@bash tools/install-deps.sh demo
 	$(MAKE) --no-print-directory all
 	@bash sql/demo.sh
 
@@ -299,7 +301,7 @@ install: $(SO) $(STATIC)
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs
 	$(INSTALL) -m 644 README.md CHANGELOG.md LICENSE $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
-	$(INSTALL) -m 644 sql/*.sql $(DESTDIR)$(DATADIR)/sql/
+	$(INSTALL) -m 644 sql/*.sql sql/sample.csv $(DESTDIR)$(DATADIR)/sql/
 
 uninstall:
 	rm -f $(DESTDIR)$(MODULEDIR)/utf8ext$(SO_EXT) $(DESTDIR)$(LIBDIR)/libutf8ext.a \

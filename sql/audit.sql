@@ -10,7 +10,7 @@
 -- script runs on a read-only database in a read-only directory.
 
 .headers on
-.mode column
+.mode column --wrap 0
 .print Summary: TEXT values checked, ill-formed, and why; well-formed but mojibake
 SELECT tbl AS "table", col AS "column", checked, bad, reasons, first_pk, mojibake
   FROM utf8_audit_summary(NULL)

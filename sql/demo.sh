@@ -23,4 +23,8 @@ run '.read sql/audit.sql'
 echo
 echo "== constraints (sql/constraints.sql)"
 run '.read sql/constraints.sql'
-run "INSERT INTO imported(name) VALUES (CAST(x'5A6FEB' AS TEXT))" 2>&1 || true
+echo "== an ill-formed INSERT, which the table now refuses"
+if out=$(run "INSERT INTO imported(name) VALUES (CAST(x'5A6FEB' AS TEXT))" 2>&1); then
+  echo "not refused: the CHECK constraints are missing" >&2; exit 1
+fi
+echo "refused, as intended: ${out#Error: }"

@@ -17,14 +17,19 @@
 
 .bail on
 .headers on
-.mode column
+.mode column --wrap 0
 SELECT utf8_repair(NULL, @method) AS "values repaired";
 
 .print
-.print Repaired (the log keeps every original)
+.print Repaired, the first 20 (the log keeps every original: SELECT * FROM utf8_repair_log)
 SELECT tbl AS "table", col AS "column", pk, method,
        CASE WHEN length(original) > 16 THEN hex(substr(original, 1, 16)) || '...'
             ELSE hex(original) END AS original,
        CAST(repaired AS TEXT) AS repaired
   FROM utf8_repair_log
- ORDER BY id;
+ ORDER BY id
+ LIMIT 20;
+.headers off
+.mode list
+SELECT printf('... and %d more in utf8_repair_log', count(*) - 20)
+  FROM utf8_repair_log HAVING count(*) > 20;

@@ -8,8 +8,13 @@
 # SQLite connection of the process (tools/cluster_preload.c). The client
 # is go-dqlite's dqlite shell. Every wait is bounded; every address is on
 # 127.0.0.1; every process started here is stopped on every exit path.
-# CLUSTER_PORT (default 19101) is the first of the ports used: nodes at
-# +1..+3 (+11..+13 for the demo's HTTP API), the lone node at +5 (+15).
+# CLUSTER_PORT (default 19101) is the base of the ports used: nodes at
+# +1..+3 (+11..+13 for the demo's HTTP API), the lone node at +5 (+15),
+# so 19102-19104, 19112-19114, 19106 and 19116 by default.
+# Stopped by TERM, INT or HUP, it stops its nodes and exits within seconds:
+# it runs itself in a process group of its own (setsid) and, on a signal,
+# signals that whole group (nodes and the dqlite client with them, which
+# runs under timeout --foreground so that it stays in the group).
 # Prints "cluster: N passed, N failed"; --deps installs go-dqlite.
 set -u
 cd "$(dirname "$0")/.."
@@ -25,6 +30,12 @@ if [ "${1:-}" = --deps ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
   fi
   exit 0
+fi
+if [ -z "${CLUSTER_INNER:-}" ]; then
+  CLUSTER_INNER=1 setsid bash "$top/test/cluster.sh" "$@" &
+  inner=$!
+  trap 'kill -TERM -- -$inner 2>/dev/null' TERM INT HUP
+  while :; do wait "$inner"; rc=$?; kill -0 "$inner" 2>/dev/null || exit $rc; done
 fi
 demo=0; [ "${1:-}" = --demo ] && demo=1
 say() { [ "$demo" = 1 ] && printf '%s\n' "$*"; return 0; }
@@ -58,7 +69,7 @@ start() {
   pid[$n]=$!
 }
 S=127.0.0.1:$((P + 1)),127.0.0.1:$((P + 2)),127.0.0.1:$((P + 3))
-q()  { timeout 20 dqlite -s "${SERVERS:-$S}" utf8 "$1" 2>&1 | grep -v -e '^Usage:' -e '^  dqlite' -e '^Flags:' -e '^  -' -e '^$'; }
+q()  { timeout --foreground 20 dqlite -s "${SERVERS:-$S}" utf8 "$1" 2>&1 | grep -v -e '^Usage:' -e '^  dqlite' -e '^Flags:' -e '^  -' -e '^$'; }
 # until SECONDS CMD...: retry CMD every 0.2 s until it succeeds or time is up.
 until_ok() { local end=$((SECONDS + $1)); shift
   while ! "$@" >/dev/null 2>&1; do [ $SECONDS -ge $end ] && return 1; sleep 0.2; done; }
@@ -69,7 +80,7 @@ command -v dqlite-demo >/dev/null || { bad "dqlite-demo missing (go-dqlite)"; fi
 
 say "== three nodes on 127.0.0.1:$((P + 1))-$((P + 3)), utf8ext preloaded in each"
 start 1
-until_ok 20 timeout 5 dqlite -s 127.0.0.1:$((P + 1)) utf8 .leader || { bad "node 1 up"; finish; }
+until_ok 20 timeout --foreground 5 dqlite -s 127.0.0.1:$((P + 1)) utf8 .leader || { bad "node 1 up"; finish; }
 start 2 127.0.0.1:$((P + 1)); start 3 127.0.0.1:$((P + 1))
 if until_ok 40 three_voters; then ok; else bad "three voters" "$(q .cluster)"; finish; fi
 cl=$(q .cluster); say "$cl"
@@ -114,17 +125,35 @@ for n in "${!pid[@]}"; do stop "$n"; done
 say "== a leader without utf8ext: a lone node with the same table, restarted without it"
 L=127.0.0.1:$((P + 5))
 start 5
-until_ok 20 timeout 5 dqlite -s $L utf8 .leader || bad "lone node up"
+until_ok 20 timeout --foreground 5 dqlite -s $L utf8 .leader || bad "lone node up"
 SERVERS=$L q "CREATE TABLE people(id INTEGER PRIMARY KEY, name TEXT CHECK (utf8_valid(name)))" >/dev/null
 SERVERS=$L q "INSERT INTO people VALUES (1, 'café')" >/dev/null
 stop 5
 start 5 "" plain
-until_ok 20 timeout 5 dqlite -s $L utf8 .leader || bad "lone node up again"
+until_ok 20 timeout --foreground 5 dqlite -s $L utf8 .leader || bad "lone node up again"
 got=$(SERVERS=$L q "SELECT count(*) FROM people"); say "SELECT count(*): $got"
 [ "$got" = 1 ] && ok || bad "reads still work without utf8ext" "$got"
 got=$(SERVERS=$L q "INSERT INTO people VALUES (2, 'plain')"); say "INSERT 'plain': $got"
 [[ $got == *"unknown function: utf8_valid"* ]] && ok || bad "every INSERT fails without utf8ext" "$got"
 stop 5
+# The ports docs/cluster.md names are the ones used (checked while node 5 ran).
+for port in $((P + 1)) $((P + 2)) $((P + 3)) $((P + 5)) $((P + 11)) $((P + 12)) $((P + 13)) $((P + 15)); do
+  [ "$P" != 19101 ] || grep -q "\b$port\b" docs/cluster.md || bad "docs/cluster.md names port $port"
+done
+[ "$P" != 19101 ] || ! grep -q 'ports start at\|first of the ports' docs/cluster.md || bad "docs/cluster.md says the ports start at the base"
+# Stopped with TERM once its nodes are up, a run exits and leaves no node
+# within 10 s (it used to wait up to 20 s for a dqlite client).
+if [ -z "${CLUSTER_NESTED:-}" ]; then
+  env -u CLUSTER_INNER CLUSTER_NESTED=1 CLUSTER_PORT=$((P + 50)) bash test/cluster.sh >/dev/null 2>&1 &
+  sub=$!
+  until_ok 30 timeout 5 dqlite -s 127.0.0.1:$((P + 51)) utf8 .leader
+  sleep 1; t0=$SECONDS; kill -TERM "$sub"
+  for _ in $(seq 100); do kill -0 "$sub" 2>/dev/null || break; sleep 0.1; done
+  gone=$(kill -0 "$sub" 2>/dev/null && echo "script still running" || true)
+  gone+=$(pgrep -f "dqlite-demo .*127.0.0.1:($((P + 51))|$((P + 52))|$((P + 53))|$((P + 55)))" || true)
+  [ -z "$gone" ] && ok || bad "TERM stops the run and its nodes within 10 s ($((SECONDS - t0)) s)" "$gone"
+  kill -KILL "$sub" 2>/dev/null; wait "$sub" 2>/dev/null
+fi
 left=$(pgrep -f "dqlite-demo .*-D $tmp/" || true)
 [ -z "$left" ] && ok || bad "every node stopped" "$left"
 finish

@@ -103,6 +103,22 @@ got=$(pkg-config --modversion utf8ext 2>&1); [ "$got" = "$version" ] && ok || ba
 md=$(pkg-config --variable=moduledir utf8ext 2>/dev/null)
 [ -f "$md/utf8ext.so" ] && ok || bad "pkg-config moduledir" "$md"
 
+# What the package tells users works with what it ships: every docs/ link
+# of the README resolves beside it, the README.Debian demo runs from the
+# installed scripts (import.sql finds its CSV), and it says how to remove.
+doc=/usr/share/doc/libsqlite3-mod-utf8ext
+missing=
+for l in $(grep -o '](docs/[a-z]*\.md' "$doc/README.md" | sed 's/^](//' | sort -u); do
+  [ -f "$doc/$l" ] || missing+=" $l"
+done
+[ -z "$missing" ] && ok || bad "README's docs/ links resolve in $doc" "$missing"
+[ -f "$doc/README.Debian" ] && grep -q 'apt remove libsqlite3-mod-utf8ext' "$doc/README.Debian" &&
+  ok || bad "README.Debian says how to remove the package"
+got=$(cd /usr/share/utf8ext && timeout 60 sqlite3 "$tmp/sample.db" -cmd '.load utf8ext' '.read sql/import.sql' \
+      '.read sql/audit.sql' '.read sql/repair.sql' '.read sql/undo.sql' 2>&1)
+[[ $got == *"values repaired"* && $got == *"restored"* ]] && ! grep -q '^Error' <<<"$got" && ok ||
+  bad "README.Debian's demo runs from /usr/share/utf8ext" "$(head -5 <<<"$got")"
+
 # Purge, and the module must be gone.
 cd - >/dev/null
 if dpkg --purge $PKGS >"$tmp/purge.log" 2>&1; then installed=0; ok

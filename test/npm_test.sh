@@ -37,7 +37,7 @@ if timeout 300 npm install --no-save --silent "$LIBSQL" "$platpkg" "$main" >"$tm
 else cat "$tmp/install.log"; bad "npm install $LIBSQL and the tarballs"; finish; fi
 better=
 [ -f "$top/$BUILD/node/node_modules/better-sqlite3/build/Release/better_sqlite3.node" ] && better=$top/$BUILD/node
-cp "$top/test/npm_test.js" . && out=$(env -u NODE_PATH timeout 60 node npm_test.js "$version" $better 2>&1)
+cp "$top/test/npm_test.js" . && out=$(env -u NODE_PATH timeout 60 node npm_test.js "$version" "$better" "$top" 2>&1)
 last=$(tail -1 <<<"$out")
 if [[ $last =~ ^npm\ \(node\):\ ([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
   pass=$((pass + BASH_REMATCH[1])); fail=$((fail + BASH_REMATCH[2]))
@@ -49,5 +49,8 @@ mkdir "$tmp/bare" && cd "$tmp/bare" && echo '{"name":"bare","private":true}' >pa
 if timeout 120 npm install --no-save --silent --omit=optional "$main" >"$tmp/bare.log" 2>&1; then
   got=$(env -u NODE_PATH node -e 'try { require("utf8ext").getLoadablePath(); console.log("no error"); } catch (e) { console.log(e.message); }' 2>&1)
   [[ $got == *"utf8ext-$plat"*"is not installed"* ]] && ok || bad "clear error without the platform package" "$got"
+  # It names the local tarballs, never a registry name anyone could take.
+  [[ $got == *"make npm"*"./build/npm/utf8ext-$plat-"*".tgz"* && $got != *"npm install utf8ext"* ]] && ok ||
+    bad "the error points at the local tarballs, not the registry" "$got"
 else cat "$tmp/bare.log"; bad "npm install utf8ext alone"; fi
 finish

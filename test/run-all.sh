@@ -122,11 +122,13 @@ fi
 # Install, dist and the static library's names, on a staged install.
 # Node.js through better-sqlite3, built from source once (test/node_test.sh).
 if [ -n "${SAN_PRELOAD:-}" ]; then
+  skip newcomer "not under the sanitizers: it checks tools/install-deps.sh, no code of the module; make test runs it"
   for t in install node sqlite-versions; do
     skip "$t" "not under the sanitizers: it builds and loads uninstrumented code; make test runs it"
   done
 else
   run_suite install bash test/install_test.sh
+  run_suite newcomer bash test/newcomer.sh
   if command -v node >/dev/null && command -v npm >/dev/null; then
     run_suite node bash test/node_test.sh "$BUILD"
   else

@@ -42,6 +42,17 @@ if [[ $last =~ ^wheel\ \(python\):\ ([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; the
   [ "${BASH_REMATCH[2]}" = 0 ] || sed '$d' <<<"$out"
 else echo "$out"; bad "test/wheel_test.py ran"; fi
 
+# From a directory holding utf8ext.so, as the repository root does after
+# make: plain "import utf8ext" takes that file (docs/install.md says so);
+# with -P, as the docs say, the installed package is imported and loads.
+mkdir -p "$tmp/root" && cp "$top/${SO:-utf8ext.so}" "$tmp/root/utf8ext.so"
+got=$(cd "$tmp/root" && "$tmp/venv/bin/python" -c 'import utf8ext' 2>&1)
+[[ $got == *PyInit_utf8ext* ]] && ok || bad "plain import from beside utf8ext.so fails as docs/install.md says" "$got"
+got=$(cd "$tmp/root" && "$tmp/venv/bin/python" -P -c 'import sqlite3, utf8ext; c = sqlite3.connect(":memory:"); utf8ext.load(c); print(utf8ext.__file__.startswith(__import__("sys").prefix), c.execute("SELECT utf8_valid(x'"'"'ff'"'"')").fetchone()[0])' 2>&1)
+[ "$got" = "True 0" ] && ok || bad "python -P imports the installed package beside utf8ext.so" "$got"
+grep -q "python3 -m venv .venv" docs/install.md && grep -q -- "-P -c 'import sqlite3, utf8ext" docs/install.md &&
+  ok || bad "docs/install.md shows the venv and -P"
+
 # A real Python without extension loading, when this machine has one.
 other=$(command -v python3)
 if [ -n "$other" ] && [ "$(readlink -f "$other")" != "$(readlink -f /usr/bin/python3)" ] &&

@@ -14,16 +14,24 @@
 #   install-deps.sh cross    mingw-w64, the aarch64 cross compiler, qemu-user
 #   install-deps.sh chart    gnuplot (make chart)
 #   install-deps.sh fresh    debootstrap (make test-fresh)
+#   install-deps.sh demo     only what make demo needs (make, a C compiler,
+#                            libsqlite3-dev, sqlite3): no root needed when
+#                            they are there
 #   install-deps.sh --check  report the checks that fail, install nothing
+#
+# Not root and no sudo (or sudo refused): it names the missing packages
+# and the apt-get line to run as root, and fails; nothing is installed.
 set -uo pipefail
 
 check_only=
+demo_only=
 lists=()
 for a in "$@"; do
   case $a in
   --check) check_only=1 ;;
   cross|chart|fresh) lists+=("$a") ;;
-  *) echo "install-deps: unknown list '$a' (cross, chart, fresh, --check)" >&2; exit 2 ;;
+  demo) demo_only=1 ;;
+  *) echo "install-deps: unknown list '$a' (demo, cross, chart, fresh, --check)" >&2; exit 2 ;;
   esac
 done
 
@@ -131,6 +139,14 @@ table=(
   "check_valgrind    valgrind"
   "check_node        nodejs npm"
 )
+if [ -n "$demo_only" ]; then
+  table=(
+    "check_make        make"
+    "check_cc          gcc libc6-dev"
+    "check_sqlite_dev  libsqlite3-dev"
+    "check_sqlite3     sqlite3"
+  )
+fi
 for l in "${lists[@]}"; do
   case $l in
   cross) table+=("check_mingw gcc-mingw-w64-x86-64" "check_aarch64 gcc-aarch64-linux-gnu"
@@ -154,7 +170,7 @@ run_checks() {
     fi
   done
   # Headers for node-gyp: only once node itself works.
-  if check_node && ! check_node_h; then failed+=(check_node_h); need+=(libnode-dev); fi
+  if [ -z "$demo_only" ] && check_node && ! check_node_h; then failed+=(check_node_h); need+=(libnode-dev); fi
 }
 
 run_checks
@@ -167,10 +183,19 @@ if [ -n "$check_only" ]; then
 fi
 echo "install-deps: failing: ${failed[*]}; installing ${need[*]}"
 sudo=
-if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
+if [ "$(id -u)" != 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "install-deps: missing: ${need[*]}; not root and no sudo, so nothing was installed." >&2
+    echo "install-deps: as root, run: apt-get install ${need[*]}" >&2
+    exit 1
+  fi
+  sudo=sudo
+fi
 export DEBIAN_FRONTEND=noninteractive
 # Another apt-get may hold the lock: apt waits for it (up to 10 minutes).
-$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq || exit 1
+$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq || {
+  echo "install-deps: could not run apt-get${sudo:+ through sudo}; as root, run: apt-get install ${need[*]}" >&2
+  exit 1; }
 $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}" \
   >"$tmp/apt.log" 2>&1 || { tail -30 "$tmp/apt.log"; exit 1; }
 

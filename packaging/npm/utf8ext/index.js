@@ -17,10 +17,11 @@ function getLoadablePath() {
   } catch (e) {
     throw new Error(
       `utf8ext: the package ${PLATFORM_PACKAGE}, which holds the SQLite module ` +
-      `for ${PLATFORM}, is not installed. It is an optional dependency of ` +
-      `utf8ext: install it (npm install ${PLATFORM_PACKAGE}) and do not omit ` +
-      `optional dependencies; if npm finds no such package, no prebuilt ` +
-      `module exists for this platform (build one from source with make).`);
+      `for ${PLATFORM}, is not installed. Nothing of utf8ext is published in ` +
+      `the npm registry: do not "npm install" these names from it. Build both ` +
+      `packages from the utf8ext source (make npm) and install the two local ` +
+      `tarballs together: npm install ./build/npm/${PLATFORM_PACKAGE}-*.tgz ` +
+      `./build/npm/utf8ext-[0-9]*.tgz (without --omit=optional).`);
   }
   return path.join(path.dirname(manifest), 'utf8ext' + SUFFIX);
 }
