@@ -123,12 +123,14 @@ fi
 # Node.js through better-sqlite3, built from source once (test/node_test.sh).
 if [ -n "${SAN_PRELOAD:-}" ]; then
   skip newcomer "not under the sanitizers: it checks tools/install-deps.sh, no code of the module; make test runs it"
-  for t in install node sqlite-versions; do
+  for t in install node sqlite-versions tools; do
     skip "$t" "not under the sanitizers: it builds and loads uninstrumented code; make test runs it"
   done
 else
   run_suite install bash test/install_test.sh
   run_suite newcomer bash test/newcomer.sh
+  # sqlite-utils, litecli and APSW, each loading ./utf8ext.so for an audit
+  run_suite tools bash test/tools.sh
   if command -v node >/dev/null && command -v npm >/dev/null; then
     run_suite node bash test/node_test.sh "$BUILD"
   else

@@ -120,6 +120,10 @@ check_aarch64()   { q aarch64-linux-gnu-gcc --version; }
 check_aarch64_libc(){ [ -d /usr/aarch64-linux-gnu/lib ]; }
 check_qemu()      { q qemu-aarch64 --version; }
 check_gnuplot()   { q gnuplot --version; }
+# The tools SQLite users already reach for (test/tools.sh).
+check_sqlite_utils(){ q sqlite-utils --version; }
+check_litecli()   { q litecli --version; }
+check_apsw()      { q /usr/bin/python3 -c 'import apsw'; }
 
 # CHECK PACKAGES...: what make test needs (and make demo, a part of it).
 table=(
@@ -138,6 +142,9 @@ table=(
   "check_tsan        clang libclang-rt-14-dev"
   "check_valgrind    valgrind"
   "check_node        nodejs npm"
+  "check_sqlite_utils sqlite-utils"
+  "check_litecli     litecli"
+  "check_apsw        python3-apsw"
 )
 if [ -n "$demo_only" ]; then
   table=(
