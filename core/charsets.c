@@ -14,8 +14,8 @@
 
 #include <string.h>
 
-typedef char utf8cs_names_match_enum[
-  sizeof(utf8cs_names)/sizeof(utf8cs_names[0])==UTF8_CS_COUNT ? 1 : -1];
+typedef char utf8_cs_names_match_enum[
+  sizeof(utf8_cs_names)/sizeof(utf8_cs_names[0])==UTF8_CS_COUNT ? 1 : -1];
 
 #define FFFD 0xFFFDu
 
@@ -33,19 +33,19 @@ static int label_cmp(const char *label, size_t n, const char *z){
 }
 
 int utf8_charset_lookup(const char *label, size_t n){
-  size_t lo = 0, hi = utf8cs_label_count;
+  size_t lo = 0, hi = utf8_cs_label_count;
   if( label==0 || memchr(label, 0, n) ) return -1;
   while( lo<hi ){
     size_t mid = (lo+hi)/2;
-    int c = label_cmp(label, n, utf8cs_labels[mid].zLabel);
-    if( c==0 ) return utf8cs_labels[mid].cs;
+    int c = label_cmp(label, n, utf8_cs_labels[mid].zLabel);
+    if( c==0 ) return utf8_cs_labels[mid].cs;
     if( c<0 ) hi = mid; else lo = mid+1;
   }
   return -1;
 }
 
 const char *utf8_charset_name(utf8_charset cs){
-  return (unsigned)cs<UTF8_CS_COUNT ? utf8cs_names[cs] : 0;
+  return (unsigned)cs<UTF8_CS_COUNT ? utf8_cs_names[cs] : 0;
 }
 
 int utf8_charset_is_multibyte(utf8_charset cs){
@@ -60,14 +60,14 @@ static uint32_t look(const uint16_t *t, uint32_t first, uint32_t count,
 
 /* WHATWG's "index gb18030 ranges code point"; 0 for null. */
 static uint32_t gb_ranges(uint32_t p){
-  uint32_t lo = 0, hi = utf8cs_gb_ranges_count;
+  uint32_t lo = 0, hi = utf8_cs_gb_ranges_count;
   if( (p>39419 && p<189000) || p>1237575 ) return 0;
   if( p==7457 ) return 0xE7C7;
   while( hi-lo>1 ){                 /* the last row whose pointer is <= p */
     uint32_t mid = (lo+hi)/2;
-    if( utf8cs_gb_ranges_ptr[mid]<=p ) lo = mid; else hi = mid;
+    if( utf8_cs_gb_ranges_ptr[mid]<=p ) lo = mid; else hi = mid;
   }
-  return utf8cs_gb_ranges_cp[lo] + (p - utf8cs_gb_ranges_ptr[lo]);
+  return utf8_cs_gb_ranges_cp[lo] + (p - utf8_cs_gb_ranges_ptr[lo]);
 }
 
 /* gb18030 (and gbk, which WHATWG decodes the same way). */
@@ -92,7 +92,7 @@ static size_t step_gb18030(const unsigned char *s, size_t n, uint32_t *cp){
   }
   c = 0;
   if( (b1>=0x40 && b1<=0x7E) || (b1>=0x80 && b1<=0xFE) ){
-    c = look(utf8cs_gb18030, utf8cs_gb18030_first, utf8cs_gb18030_count,
+    c = look(utf8_cs_gb18030, utf8_cs_gb18030_first, utf8_cs_gb18030_count,
              (b-0x81)*190 + b1 - (b1<0x7F ? 0x40 : 0x41));
   }
   if( c ){ *cp = c; return 2; }
@@ -111,7 +111,7 @@ static size_t step_shift_jis(const unsigned char *s, size_t n, uint32_t *cp){
   if( (b1>=0x40 && b1<=0x7E) || (b1>=0x80 && b1<=0xFC) ){
     p = (b - (b<0xA0 ? 0x81 : 0xC1))*188 + b1 - (b1<0x7F ? 0x40 : 0x41);
     if( p>=8836 && p<=10715 ){ *cp = 0xE000 - 8836 + p; return 2; }
-    c = look(utf8cs_jis0208, utf8cs_jis0208_first, utf8cs_jis0208_count, p);
+    c = look(utf8_cs_jis0208, utf8_cs_jis0208_first, utf8_cs_jis0208_count, p);
   }
   if( c ){ *cp = c; return 2; }
   *cp = FFFD;
@@ -130,7 +130,7 @@ static size_t step_euc_jp(const unsigned char *s, size_t n, uint32_t *cp){
     if( n<3 ){ *cp = FFFD; return 2; }
     b2 = s[2];
     if( b2>=0xA1 && b2<=0xFE ){
-      c = look(utf8cs_jis0212, utf8cs_jis0212_first, utf8cs_jis0212_count,
+      c = look(utf8_cs_jis0212, utf8_cs_jis0212_first, utf8_cs_jis0212_count,
                (b1-0xA1)*94 + b2-0xA1);
     }
     if( c ){ *cp = c; return 3; }
@@ -138,7 +138,7 @@ static size_t step_euc_jp(const unsigned char *s, size_t n, uint32_t *cp){
     return b2<0x80 ? 2 : 3;
   }
   if( b>=0xA1 && b<=0xFE && b1>=0xA1 && b1<=0xFE ){
-    c = look(utf8cs_jis0208, utf8cs_jis0208_first, utf8cs_jis0208_count,
+    c = look(utf8_cs_jis0208, utf8_cs_jis0208_first, utf8_cs_jis0208_count,
              (b-0xA1)*94 + b1-0xA1);
   }
   if( c ){ *cp = c; return 2; }
@@ -163,10 +163,10 @@ static size_t step_big5(const unsigned char *s, size_t n, uint32_t *cp,
       case 1164: *cp = 0xEA; *cp2 = 0x304; return 2;
       case 1166: *cp = 0xEA; *cp2 = 0x30C; return 2;
     }
-    c = look(utf8cs_big5, utf8cs_big5_first, utf8cs_big5_count, p);
+    c = look(utf8_cs_big5, utf8_cs_big5_first, utf8_cs_big5_count, p);
     if( c ){
-      k = p - utf8cs_big5_first;
-      if( utf8cs_big5_plane2[k>>3] & (1u<<(k&7)) ) c += 0x20000;
+      k = p - utf8_cs_big5_first;
+      if( utf8_cs_big5_plane2[k>>3] & (1u<<(k&7)) ) c += 0x20000;
     }
   }
   if( c ){ *cp = c; return 2; }
@@ -182,7 +182,7 @@ static size_t step_euc_kr(const unsigned char *s, size_t n, uint32_t *cp){
   if( n<2 ){ *cp = FFFD; return 1; }
   b1 = s[1];
   if( b1>=0x41 && b1<=0xFE ){
-    c = look(utf8cs_euckr, utf8cs_euckr_first, utf8cs_euckr_count,
+    c = look(utf8_cs_euckr, utf8_cs_euckr_first, utf8_cs_euckr_count,
              (b-0x81)*190 + b1-0x41);
   }
   if( c ){ *cp = c; return 2; }
@@ -226,7 +226,7 @@ size_t utf8_charset_decode(const unsigned char *s, size_t n, utf8_charset cs,
   size_t i = 0, o = 0;
   if( (unsigned)cs>=UTF8_CS_COUNT ) return 0;
   if( cs<UTF8_CS_FIRST_MULTI ){
-    const uint16_t *t = utf8cs_single[cs];
+    const uint16_t *t = utf8_cs_single[cs];
     for(i=0; i<n; i++) put(out, &o, s[i]<0x80 ? s[i] : t[s[i]-0x80]);
     return o;
   }
@@ -253,7 +253,7 @@ size_t utf8_charset_recode(const unsigned char *s, size_t n, utf8_charset cs,
     }
     if( cs<UTF8_CS_FIRST_MULTI ){
       utf8_unit u = utf8_decode_unit(s+e, n-e);
-      const uint16_t *t = utf8cs_single[cs];
+      const uint16_t *t = utf8_cs_single[cs];
       size_t j;
       if( out && k ) memcpy(out+o, s+i, k);
       o = utf8_add_sat(o, k);

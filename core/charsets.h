@@ -79,23 +79,23 @@ size_t utf8_charset_recode(const unsigned char *s, size_t n, utf8_charset cs,
                            unsigned char *out);
 
 /* The generated tables (core/charsets_tables.c). */
-typedef struct utf8cs_label { const char *zLabel; int cs; } utf8cs_label;
-extern const uint16_t utf8cs_single[UTF8_CS_FIRST_MULTI][128];
-extern const uint32_t utf8cs_jis0208_first, utf8cs_jis0208_count;
-extern const uint16_t utf8cs_jis0208[];
-extern const uint32_t utf8cs_jis0212_first, utf8cs_jis0212_count;
-extern const uint16_t utf8cs_jis0212[];
-extern const uint32_t utf8cs_gb18030_first, utf8cs_gb18030_count;
-extern const uint16_t utf8cs_gb18030[];
-extern const uint32_t utf8cs_euckr_first, utf8cs_euckr_count;
-extern const uint16_t utf8cs_euckr[];
-extern const uint32_t utf8cs_big5_first, utf8cs_big5_count;
-extern const uint16_t utf8cs_big5[];
-extern const uint8_t utf8cs_big5_plane2[];
-extern const uint32_t utf8cs_gb_ranges_count;
-extern const uint32_t utf8cs_gb_ranges_ptr[], utf8cs_gb_ranges_cp[];
-extern const char *const utf8cs_names[UTF8_CS_COUNT];
-extern const utf8cs_label utf8cs_labels[];
-extern const unsigned utf8cs_label_count;
+typedef struct utf8_cs_label { const char *zLabel; int cs; } utf8_cs_label;
+extern const uint16_t utf8_cs_single[UTF8_CS_FIRST_MULTI][128];
+extern const uint32_t utf8_cs_jis0208_first, utf8_cs_jis0208_count;
+extern const uint16_t utf8_cs_jis0208[];
+extern const uint32_t utf8_cs_jis0212_first, utf8_cs_jis0212_count;
+extern const uint16_t utf8_cs_jis0212[];
+extern const uint32_t utf8_cs_gb18030_first, utf8_cs_gb18030_count;
+extern const uint16_t utf8_cs_gb18030[];
+extern const uint32_t utf8_cs_euckr_first, utf8_cs_euckr_count;
+extern const uint16_t utf8_cs_euckr[];
+extern const uint32_t utf8_cs_big5_first, utf8_cs_big5_count;
+extern const uint16_t utf8_cs_big5[];
+extern const uint8_t utf8_cs_big5_plane2[];
+extern const uint32_t utf8_cs_gb_ranges_count;
+extern const uint32_t utf8_cs_gb_ranges_ptr[], utf8_cs_gb_ranges_cp[];
+extern const char *const utf8_cs_names[UTF8_CS_COUNT];
+extern const utf8_cs_label utf8_cs_labels[];
+extern const unsigned utf8_cs_label_count;
 
 #endif

@@ -15,7 +15,7 @@
 #include "charsets.h"
 
 /* Single-byte charsets, bytes 0x80-0xFF (0xFFFD: no character). */
-const uint16_t utf8cs_single[30][128] = {
+const uint16_t utf8_cs_single[30][128] = {
   { /* ibm866 */
     0x0410, 0x0411, 0x0412, 0x0413, 0x0414, 0x0415, 0x0416, 0x0417,
     0x0418, 0x0419, 0x041A, 0x041B, 0x041C, 0x041D, 0x041E, 0x041F,
@@ -559,9 +559,9 @@ const uint16_t utf8cs_single[30][128] = {
 };
 
 /* index jis0208 (Shift_JIS, EUC-JP): pointers 0..11103 (11104 entries). */
-const uint32_t utf8cs_jis0208_first = 0;
-const uint32_t utf8cs_jis0208_count = 11104;
-const uint16_t utf8cs_jis0208[11104] = {
+const uint32_t utf8_cs_jis0208_first = 0;
+const uint32_t utf8_cs_jis0208_count = 11104;
+const uint16_t utf8_cs_jis0208[11104] = {
   0x3000, 0x3001, 0x3002, 0xFF0C, 0xFF0E, 0x30FB, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF01, 0x309B, 0x309C,
   0x00B4, 0xFF40, 0x00A8, 0xFF3E, 0xFFE3, 0xFF3F, 0x30FD, 0x30FE, 0x309D, 0x309E, 0x3003, 0x4EDD,
   0x3005, 0x3006, 0x3007, 0x30FC, 0x2015, 0x2010, 0xFF0F, 0xFF3C, 0xFF5E, 0x2225, 0xFF5C, 0x2026,
@@ -1491,9 +1491,9 @@ const uint16_t utf8cs_jis0208[11104] = {
 };
 
 /* index jis0212 (EUC-JP's 0x8F lead): pointers 108..7210 (7103 entries). */
-const uint32_t utf8cs_jis0212_first = 108;
-const uint32_t utf8cs_jis0212_count = 7103;
-const uint16_t utf8cs_jis0212[7103] = {
+const uint32_t utf8_cs_jis0212_first = 108;
+const uint32_t utf8_cs_jis0212_count = 7103;
+const uint16_t utf8_cs_jis0212[7103] = {
   0x02D8, 0x02C7, 0x00B8, 0x02D9, 0x02DD, 0x00AF, 0x02DB, 0x02DA, 0xFF5E, 0x0384, 0x0385, 0x0000,
   0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x00A1, 0x00A6, 0x00BF, 0x0000, 0x0000,
   0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000,
@@ -2089,9 +2089,9 @@ const uint16_t utf8cs_jis0212[7103] = {
 };
 
 /* index gb18030 (gbk, gb18030), with GB18030-2022's 18 changes: pointers 0..23939 (23940 entries). */
-const uint32_t utf8cs_gb18030_first = 0;
-const uint32_t utf8cs_gb18030_count = 23940;
-const uint16_t utf8cs_gb18030[23940] = {
+const uint32_t utf8_cs_gb18030_first = 0;
+const uint32_t utf8_cs_gb18030_count = 23940;
+const uint16_t utf8_cs_gb18030[23940] = {
   0x4E02, 0x4E04, 0x4E05, 0x4E06, 0x4E0F, 0x4E12, 0x4E17, 0x4E1F, 0x4E20, 0x4E21, 0x4E23, 0x4E26,
   0x4E29, 0x4E2E, 0x4E2F, 0x4E31, 0x4E33, 0x4E35, 0x4E37, 0x4E3C, 0x4E40, 0x4E41, 0x4E42, 0x4E44,
   0x4E46, 0x4E4A, 0x4E51, 0x4E55, 0x4E57, 0x4E5A, 0x4E5B, 0x4E62, 0x4E63, 0x4E64, 0x4E65, 0x4E67,
@@ -4090,9 +4090,9 @@ const uint16_t utf8cs_gb18030[23940] = {
 };
 
 /* index euc-kr: pointers 0..23749 (23750 entries). */
-const uint32_t utf8cs_euckr_first = 0;
-const uint32_t utf8cs_euckr_count = 23750;
-const uint16_t utf8cs_euckr[23750] = {
+const uint32_t utf8_cs_euckr_first = 0;
+const uint32_t utf8_cs_euckr_count = 23750;
+const uint16_t utf8_cs_euckr[23750] = {
   0xAC02, 0xAC03, 0xAC05, 0xAC06, 0xAC0B, 0xAC0C, 0xAC0D, 0xAC0E, 0xAC0F, 0xAC18, 0xAC1E, 0xAC1F,
   0xAC21, 0xAC22, 0xAC23, 0xAC25, 0xAC26, 0xAC27, 0xAC28, 0xAC29, 0xAC2A, 0xAC2B, 0xAC2E, 0xAC32,
   0xAC33, 0xAC34, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0xAC35, 0xAC36, 0xAC37, 0xAC3A,
@@ -6075,11 +6075,11 @@ const uint16_t utf8cs_euckr[23750] = {
   0x7FB2, 0x8A70,
 };
 
-/* index big5: pointers 942..19781; bit k of utf8cs_big5_plane2 set:
+/* index big5: pointers 942..19781; bit k of utf8_cs_big5_plane2 set:
 ** entry k is U+2xxxx (0x20000 plus the low 16 bits). */
-const uint32_t utf8cs_big5_first = 942;
-const uint32_t utf8cs_big5_count = 18840;
-const uint16_t utf8cs_big5[18840] = {
+const uint32_t utf8_cs_big5_first = 942;
+const uint32_t utf8_cs_big5_count = 18840;
+const uint16_t utf8_cs_big5[18840] = {
   0x43F0, 0x4C32, 0x4603, 0x45A6, 0x4578, 0x7267, 0x4D77, 0x45B3, 0x7CB1, 0x4CE2, 0x7CC5, 0x3B95,
   0x4736, 0x4744, 0x4C47, 0x4C40, 0x42BF, 0x3617, 0x7352, 0x6E8B, 0x70D2, 0x4C57, 0xA351, 0x474F,
   0x45DA, 0x4C85, 0x7C6C, 0x4D07, 0x4AA4, 0x46A1, 0x6B23, 0x7225, 0x5A54, 0x1A63, 0x3E06, 0x3F61,
@@ -7651,7 +7651,7 @@ const uint16_t utf8cs_big5[18840] = {
   0x78D7, 0x7934, 0x78B1, 0x760C, 0x8FB8, 0x8884, 0x8B2B, 0x6083, 0x261C, 0x7986, 0x8900, 0x6902,
   0x7980, 0x5857, 0x799D, 0x7B39, 0x793C, 0x79A9, 0x6E2A, 0x7126, 0x3EA8, 0x79C6, 0x910D, 0x79D4,
 };
-const uint8_t utf8cs_big5_plane2[2355] = {
+const uint8_t utf8_cs_big5_plane2[2355] = {
   0x20, 0x05, 0x5F, 0x44, 0x0F, 0x52, 0x82, 0xB8, 0xF8, 0x00, 0x00, 0x40, 0x20, 0xA9, 0x4E, 0x04,
   0x00, 0x00, 0x00, 0x00, 0x34, 0x0B, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
   0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0C, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
@@ -7803,8 +7803,8 @@ const uint8_t utf8cs_big5_plane2[2355] = {
 };
 
 /* index gb18030 ranges: pointer, first code point. */
-const uint32_t utf8cs_gb_ranges_count = 207;
-const uint32_t utf8cs_gb_ranges_ptr[207] = {
+const uint32_t utf8_cs_gb_ranges_count = 207;
+const uint32_t utf8_cs_gb_ranges_ptr[207] = {
   0, 36, 38, 45, 50, 81, 89, 95, 96, 100,
   103, 104, 105, 109, 126, 133, 148, 172, 175, 179,
   208, 306, 307, 308, 309, 310, 311, 312, 313, 341,
@@ -7827,7 +7827,7 @@ const uint32_t utf8cs_gb_ranges_ptr[207] = {
   38038, 38064, 38065, 38066, 38069, 38075, 38076, 38078, 39108, 39109,
   39113, 39114, 39115, 39116, 39265, 39394, 189000,
 };
-const uint32_t utf8cs_gb_ranges_cp[207] = {
+const uint32_t utf8_cs_gb_ranges_cp[207] = {
   0x0080, 0x00A5, 0x00A9, 0x00B2, 0x00B8, 0x00D8, 0x00E2, 0x00EB, 0x00EE, 0x00F4,
   0x00F8, 0x00FB, 0x00FD, 0x0102, 0x0114, 0x011C, 0x012C, 0x0145, 0x0149, 0x014E,
   0x016C, 0x01CF, 0x01D1, 0x01D3, 0x01D5, 0x01D7, 0x01D9, 0x01DB, 0x01DD, 0x01FA,
@@ -7851,7 +7851,7 @@ const uint32_t utf8cs_gb_ranges_cp[207] = {
   0xFE53, 0xFE58, 0xFE67, 0xFE6C, 0xFF5F, 0xFFE6, 0x10000,
 };
 
-const char *const utf8cs_names[36] = {
+const char *const utf8_cs_names[36] = {
   "ibm866",
   "iso-8859-2",
   "iso-8859-3",
@@ -7891,7 +7891,7 @@ const char *const utf8cs_names[36] = {
 };
 
 /* Every accepted label (lower case, sorted: bsearch), its charset. */
-const utf8cs_label utf8cs_labels[216] = {
+const utf8_cs_label utf8_cs_labels[216] = {
   { "437", 27 },
   { "850", 28 },
   { "866", 0 },
@@ -8109,4 +8109,4 @@ const utf8cs_label utf8cs_labels[216] = {
   { "x-sjis", 34 },
   { "x-x-big5", 32 },
 };
-const unsigned utf8cs_label_count = 216;
+const unsigned utf8_cs_label_count = 216;

@@ -38,6 +38,7 @@
 #include "utf8ext.h"
 #include "../reference.h"
 #include "mojibake.h"
+#include "charsets.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,6 +305,15 @@ static void check_scalars(sqlite3 *db, const fuzz_args *a, int asBlob){
     if( enc>=0 ){
       expect_text("utf8_recode", &r, want, ref_recode(s, n, enc, want));
       if( ref_first_error(r.z, r.n)!=r.n ) fail("utf8_recode output ill-formed", 0);
+    }else if( utf8_charset_lookup(a->enc, a->nEnc)>=0 ){
+      /* a legacy charset's label (core/charsets.h, checked byte for byte
+      ** against Python's codecs by the charsets suite): well-formed TEXT,
+      ** and a well-formed X unchanged */
+      if( r.rc!=SQLITE_ROW || r.type!=SQLITE_TEXT ) fail("utf8_recode(X, charset)", r.zErr);
+      if( ref_first_error(r.z, r.n)!=r.n ) fail("utf8_recode(X, charset) output ill-formed", 0);
+      if( valid && (r.n!=n || (n && memcmp(r.z, s, n)!=0)) ){
+        fail("utf8_recode(X, charset) changed a well-formed X", 0);
+      }
     }else{
       expect_error("utf8_recode(X, bad ENC)", &r, "utf8_recode: ");
     }
