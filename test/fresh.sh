@@ -61,6 +61,9 @@ fi
 
 # ---- the chroot ---------------------------------------------------------------
 root=$(mktemp -d "${TMPDIR:-/tmp}/utf8ext-fresh.XXXXXX")
+# mktemp makes it 0700; as the chroot's / it must let every user in, as a
+# machine's / does (test/newcomer.sh runs a step as nobody)
+chmod 755 "$root"
 log=$BUILD/fresh.log
 mkdir -p "$BUILD"; : >"$log"
 mounted=()
