@@ -18,8 +18,13 @@
 ** -fsanitize=thread for make test-tsan, where ThreadSanitizer checks that
 ** there is no unsynchronized shared state.
 **
+** Then utf8_repair is interrupted from a second thread at 60 delays drawn
+** from a fixed seed, in autocommit and in a transaction: each call must end
+** all or nothing (interrupted_repairs()).
+**
 ** Usage: thread_test [ITERATIONS]. The last line is
-** "thread: N passed, N failed" (one test per thread, and the comparison).
+** "thread: N passed, N failed" (one test per thread, the comparison, and
+** one per interrupt series).
 */
 #include <sqlite3.h>
 #include "utf8ext.h"
@@ -29,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "testutil.h"
 
@@ -162,6 +168,92 @@ static void *thread_main(void *arg){
 }
 
 /*
+** 2026-11-28: utf8_repair interrupted by sqlite3_interrupt() from another
+** thread, as an application's timer does, at a delay drawn from a fixed
+** seed. Whenever the interrupt lands, the call must end all or nothing:
+** success (every value repaired and logged), "nothing was changed"
+** (nothing repaired, no log row, the transaction state as before),
+** inside the user's transaction "SQLite rolled back the whole
+** transaction" (the user's row gone too, no transaction open), or
+** SQLite's own "interrupted" after the call (the repair whole). Returns
+** how many of nRun runs broke that.
+*/
+typedef struct interrupter { sqlite3 *db; int delay_us; } interrupter;
+
+static void *interrupt_later(void *arg){
+  interrupter *x = (interrupter*)arg;
+  struct timespec ts = { 0, x->delay_us*1000L };
+  nanosleep(&ts, 0);
+  sqlite3_interrupt(x->db);
+  return 0;
+}
+
+static sqlite3_int64 one_value(sqlite3 *db, const char *zSql){
+  sqlite3_stmt *p;
+  sqlite3_int64 v = -1;
+  if( sqlite3_prepare_v2(db, zSql, -1, &p, 0)==SQLITE_OK
+   && sqlite3_step(p)==SQLITE_ROW ) v = sqlite3_column_int64(p, 0);
+  sqlite3_finalize(p);
+  return v;
+}
+
+static int interrupted_repairs(int bTxn, int nRun, unsigned *pSeed){
+  int r, nBad = 0, nEnd[4] = { 0, 0, 0, 0 };
+  for(r=0; r<nRun; r++){
+    out_buf setup = { 0, 0, 0 };
+    sqlite3 *db = open_db(&setup);
+    interrupter x;
+    pthread_t th;
+    char *zErr = 0;
+    sqlite3_int64 nFixed, nLog, nMine;
+    int rc, ac, bad = 0;
+    sqlite3_exec(db, "CREATE TABLE big(id INTEGER PRIMARY KEY, a TEXT);"
+        "CREATE TABLE mine(x);"
+        "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i<2000)"
+        " INSERT INTO big SELECT i, CAST(CAST('v'||i AS BLOB)||x'E9' AS TEXT) FROM c;",
+        0, 0, 0);
+    if( bTxn ) sqlite3_exec(db, "BEGIN; INSERT INTO mine VALUES (1)", 0, 0, 0);
+    x.db = db;
+    *pSeed = *pSeed*1103515245u + 12345u;
+    x.delay_us = (int)((*pSeed>>8) % 12000);
+    pthread_create(&th, 0, interrupt_later, &x);
+    rc = sqlite3_exec(db, "SELECT utf8_repair('big')", 0, 0, &zErr);
+    pthread_join(th, 0);
+    ac = sqlite3_get_autocommit(db);
+    nFixed = one_value(db, "SELECT count(*) FROM big WHERE utf8_valid(a)");
+    nLog = one_value(db, "SELECT count(*) FROM utf8_repair_log WHERE tbl='big'");
+    nMine = one_value(db, "SELECT count(*) FROM mine");
+    if( rc==SQLITE_OK || (zErr && strcmp(zErr, "interrupted")==0) ){
+      bad = !(ac==!bTxn && nMine==bTxn
+              && ((nFixed==2000 && nLog==2000) || (rc!=SQLITE_OK && nFixed==0)));
+      nEnd[0]++;
+    }else if( zErr && strstr(zErr, "; nothing was changed") ){
+      bad = !(ac==!bTxn && nMine==bTxn && nFixed==0 && nLog<=0);
+      nEnd[1]++;
+    }else if( zErr && strstr(zErr, "; SQLite rolled back the whole transaction") ){
+      bad = !(bTxn && ac && nMine==0 && nFixed==0);
+      nEnd[2]++;
+    }else{
+      bad = 1;
+      nEnd[3]++;
+    }
+    if( bad && nBad++<3 ){
+      printf("interrupt run %d (txn %d, %d us): rc=%d ac=%d fixed=%lld log=%lld"
+             " mine=%lld: %s\n", r, bTxn, x.delay_us, rc, ac, nFixed, nLog, nMine,
+             zErr ? zErr : "");
+    }
+    sqlite3_free(zErr);
+    sqlite3_close(db);
+    free(setup.z);
+  }
+  printf("interrupt from a thread, %s: %d runs: success %d, nothing changed %d,"
+         " transaction rolled back %d, other %d\n",
+         bTxn ? "in a transaction" : "autocommit", nRun, nEnd[0], nEnd[1],
+         nEnd[2], nEnd[3]);
+  return nBad;
+}
+
+/*
 ** A string of n bytes repeating pattern z[0..k).
 */
 static unsigned char *repeat(const char *z, int k, int n){
@@ -224,6 +316,14 @@ int main(int argc, char **argv){
   }else{
     printf("the single-threaded answers are wrong:\n%.2000s\n", expected.z);
     nFail++;
+  }
+  /* the interrupts: a fixed seed, so the same delays in every run */
+  {
+    unsigned seed = 20261128u;
+    int b;
+    for(b=0; b<2; b++){
+      if( interrupted_repairs(b, 30, &seed)==0 ) nPass++; else nFail++;
+    }
   }
   printf("%d threads x %d iterations x %d queries\n", N_THREADS, iterations,
          2*N_QUERIES*(int)(sizeof(values)/sizeof(values[0])) + 2);
