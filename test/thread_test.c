@@ -321,6 +321,7 @@ int main(int argc, char **argv){
   {
     unsigned seed = 20261128u;
     int b;
+    printf("interrupt from a thread: seed %u\n", seed);
     for(b=0; b<2; b++){
       if( interrupted_repairs(b, 30, &seed)==0 ) nPass++; else nFail++;
     }
