@@ -25,9 +25,10 @@ BUILD   ?= build
 SHELL   := /bin/bash
 
 CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c core/context.c \
-            core/mojibake.c core/widetext.c core/charsets.c core/charsets_tables.c
+            core/mojibake.c core/widetext.c core/charsets.c core/charsets_tables.c \
+            core/guess.c core/model_tables.c
 CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h core/mojiscan.h \
-            core/charsets.h
+            core/charsets.h core/guess.h core/model.h core/model_tables.h
 
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.
@@ -45,7 +46,7 @@ CORE_HDR += core/simd_kl.h core/simd_x86.h
 CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC))
 GLUE_SRC := utf8ext.c utf8ext_value.c utf8ext_scalars.c utf8ext_codepoints.c \
             utf8ext_scan.c utf8ext_audit.c utf8ext_spill.c utf8ext_job.c \
-            utf8ext_repair.c utf8ext_undo.c
+            utf8ext_repair.c utf8ext_undo.c utf8ext_guess.c
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(GLUE_SRC))
 
 # ---- platform: the module's file name (ecosystem section) ---------------

@@ -71,6 +71,7 @@ static int register_all(sqlite3 *db){
   if( rc==SQLITE_OK ) rc = utf8ext_register_codepoints(db);
   if( rc==SQLITE_OK ) rc = utf8ext_register_audit(db);
   if( rc==SQLITE_OK ) rc = utf8ext_register_repair(db);
+  if( rc==SQLITE_OK ) rc = utf8ext_register_guess(db);
   return rc;
 }
 

@@ -28,6 +28,8 @@
 **     context  up to 12 characters either side of the first error, with
 **              the error: repaired, with control characters made visible
 **              and bidirectional controls written out (core/context.h)
+**     guess    utf8_guess() of the value: the charset that best explains
+**              it, 'utf-8' for damaged UTF-8, NULL when not confident
 **
 ** utf8_audit_summary has one row per column of each audited table:
 **
@@ -41,6 +43,12 @@
 **                changed by utf8_unmojibake (what utf8_repair(TABLE,
 **                'mojibake') repairs); in a UTF-16 database only values
 **                whose stored UTF-16 is well-formed count
+**     guess      utf8_guess_group() of the column's bad values: the
+**                charset that explains them best together; NULL when
+**                the column has no bad value
+**     explained  how many of the bad values read plausibly in that
+**                charset (what utf8_repair(TABLE, 'auto') decodes with
+**                it); 0 when there is no guess
 **
 ** The arguments are the hidden columns "table" and schema; "table" must be
 ** quoted where it is named: SELECT * FROM utf8_audit WHERE "table"='t'.
@@ -93,13 +101,14 @@
 ** The virtual tables' schemas:
 **
 **     CREATE TABLE x(tbl, col, rowid, pk, "offset", error, bytes, errors,
-**                    context, "table" HIDDEN, schema HIDDEN)
+**                    context, guess, "table" HIDDEN, schema HIDDEN)
 **     CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk, mojibake,
-**                    "table" HIDDEN, schema HIDDEN)
+**                    guess, explained, "table" HIDDEN, schema HIDDEN)
 */
 #include "utf8ext_scan.h"
 #include "utf8ext_spill.h"
 #include "context.h"
+#include "guess.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -115,7 +124,8 @@
 #define AUDIT_COLUMN_BYTES    6
 #define AUDIT_COLUMN_ERRORS   7
 #define AUDIT_COLUMN_CONTEXT  8
-#define AUDIT_COLUMN_TABLE    9   /* hidden: the TABLE argument */
+#define AUDIT_COLUMN_GUESS    9
+#define AUDIT_COLUMN_TABLE    10  /* hidden: the TABLE argument */
 
 /* Column numbers of utf8_audit_summary. */
 #define SUMMARY_COLUMN_TBL      0
@@ -125,7 +135,9 @@
 #define SUMMARY_COLUMN_REASONS  4
 #define SUMMARY_COLUMN_FIRST_PK 5
 #define SUMMARY_COLUMN_MOJIBAKE 6
-#define SUMMARY_COLUMN_TABLE    7   /* hidden: the TABLE argument */
+#define SUMMARY_COLUMN_GUESS    7
+#define SUMMARY_COLUMN_EXPLAINED 8
+#define SUMMARY_COLUMN_TABLE    9   /* hidden: the TABLE argument */
 
 /* Characters of context shown either side of the first error. */
 #define AUDIT_CONTEXT_CHARS  12
@@ -166,6 +178,7 @@ struct audit_finding {
   sqlite3_int64 nErrors;      /* Ill-formed units in the value */
   char *zContext;             /* The context column */
   int nContext;               /* Its length in bytes */
+  int iGuess;                 /* utf8_guess() of the value (core/guess.h) */
 };
 
 /*
@@ -180,6 +193,9 @@ struct audit_column {
   unsigned mReasons;          /* Bit r: a first error had reason r */
   char *zFirstPk;             /* Key of the first bad value */
   sqlite3_int64 nMoji;        /* Well-formed, and utf8_unmojibake changes it */
+  utf8_guess_group guess;     /* The evidence of the bad values */
+  sqlite3_int64 anPlausible[UTF8_GUESS_N];  /* Bad values each charset reads
+                              ** plausibly (utf8_guess_plausible) */
 };
 
 typedef struct audit_vtab audit_vtab;
@@ -214,9 +230,9 @@ struct audit_cursor {
 
 static const char *const azAuditSchema[2] = {
   "CREATE TABLE x(tbl, col, rowid, pk, \"offset\", error, bytes, errors,"
-  " context, \"table\" HIDDEN, schema HIDDEN)",
+  " context, guess, \"table\" HIDDEN, schema HIDDEN)",
   "CREATE TABLE x(tbl, col, checked, bad, reasons, first_pk, mojibake,"
-  " \"table\" HIDDEN, schema HIDDEN)",
+  " guess, explained, \"table\" HIDDEN, schema HIDDEN)",
 };
 
 /*
@@ -363,7 +379,7 @@ static int auditGrow(audit_cursor *pCur){
 ** lives and dies with the cursor), then nPk bytes of key literal, then
 ** nContext bytes of context. The row number is in the store's key only.
 */
-#define AUDIT_SPILL_HEAD 48
+#define AUDIT_SPILL_HEAD 56
 #define AUDIT_SPILL_PUT(a, off, v)  memcpy((a)+(off), &(v), sizeof(v))
 #define AUDIT_SPILL_GET(a, off, v)  memcpy(&(v), (a)+(off), sizeof(v))
 
@@ -409,6 +425,7 @@ static int auditSpill(audit_cursor *pCur){
     AUDIT_SPILL_PUT(a, 36, f->iCol);
     AUDIT_SPILL_PUT(a, 40, f->nPk);
     AUDIT_SPILL_PUT(a, 44, f->nContext);
+    AUDIT_SPILL_PUT(a, 48, f->iGuess);
     if( nPk ) memcpy(a+AUDIT_SPILL_HEAD, f->zPk, (size_t)nPk);
     if( f->nContext ){
       memcpy(a+AUDIT_SPILL_HEAD+nPk, f->zContext, (size_t)f->nContext);
@@ -449,6 +466,7 @@ static int auditSpillRow(audit_cursor *pCur){
   AUDIT_SPILL_GET(a, 36, f->iCol);
   AUDIT_SPILL_GET(a, 40, f->nPk);
   AUDIT_SPILL_GET(a, 44, f->nContext);
+  AUDIT_SPILL_GET(a, 48, f->iGuess);
   nPk = f->nPk>0 ? f->nPk : 0;
   if( f->nContext<0 || f->unit.length>4 || f->iTable<0
    || f->iTable>=pCur->nTable || f->iCol<0
@@ -505,6 +523,7 @@ static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
   f->unit = e.unit;
   memcpy(f->aBytes, z+e.first, e.unit.length);
   f->nErrors = (sqlite3_int64)e.count;
+  f->iGuess = utf8_guess(z, (size_t)n);
   nCtx = utf8_context(z, (size_t)n, e.first, AUDIT_CONTEXT_CHARS, 0);
   f->zContext = sqlite3_malloc64(nCtx+1);
   if( f->zContext==0 ) return SQLITE_NOMEM;
@@ -596,6 +615,14 @@ static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
         e = utf8_scan_errors(z, (size_t)n);
         if( bSummary ){
           audit_column *c = &pCur->aColumn[iFirst+i];
+          int32_t score[UTF8_GUESS_N];
+          uint64_t hash[UTF8_GUESS_N];
+          int g;
+          utf8_guess_score(z, (size_t)n, score, hash);
+          utf8_guess_group_add(&c->guess, score);
+          for(g=0; g<UTF8_GUESS_N; g++){
+            c->anPlausible[g] += utf8_guess_plausible(score, g);
+          }
           c->nBad++;
           c->mReasons |= 1u<<e.unit.reason;
           if( c->zFirstPk==0 && (pTab->nPk>0 || pTab->zRowid) ){
@@ -845,6 +872,11 @@ static int auditColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
     case AUDIT_COLUMN_CONTEXT:
       sqlite3_result_text(ctx, f->zContext, f->nContext, SQLITE_TRANSIENT);
       break;
+    case AUDIT_COLUMN_GUESS:
+      if( f->iGuess!=UTF8_GUESS_NONE ){
+        sqlite3_result_text(ctx, utf8_guess_name(f->iGuess), -1, SQLITE_STATIC);
+      }
+      break;
     default:
       auditResultArg(pCur, ctx, i!=AUDIT_COLUMN_TABLE);
       break;
@@ -903,6 +935,16 @@ static int summaryColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       ** would not use (see xBestIndex) */
       if( pCur->bMoji ) sqlite3_result_int64(ctx, c->nMoji);
       break;
+    case SUMMARY_COLUMN_GUESS:
+    case SUMMARY_COLUMN_EXPLAINED: {
+      int g = utf8_guess_group_pick(&c->guess);
+      if( i==SUMMARY_COLUMN_EXPLAINED ){
+        sqlite3_result_int64(ctx, g==UTF8_GUESS_NONE ? 0 : c->anPlausible[g]);
+      }else if( g!=UTF8_GUESS_NONE ){
+        sqlite3_result_text(ctx, utf8_guess_name(g), -1, SQLITE_STATIC);
+      }
+      break;
+    }
     default:
       auditResultArg(pCur, ctx, i!=SUMMARY_COLUMN_TABLE);
       break;

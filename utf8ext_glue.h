@@ -181,7 +181,7 @@ void utf8ext_charset_names(char *buf, size_t size);
 
 /* The accepted encoding names, for error messages. */
 #define UTF8EXT_ENCODING_NAMES "'cp1252' (or 'windows-1252'), 'latin1' " \
-  "(or 'latin-1', 'iso-8859-1'), 'cesu8' or 'mutf8'"
+  "(or 'latin-1', 'iso-8859-1'), 'cesu8', 'mutf8', 'utf-8'"
 
 /* ---- registration of each unit ----------------------------------------- */
 
@@ -189,5 +189,6 @@ int utf8ext_register_scalars(sqlite3 *db);
 int utf8ext_register_codepoints(sqlite3 *db);
 int utf8ext_register_audit(sqlite3 *db);
 int utf8ext_register_repair(sqlite3 *db);
+int utf8ext_register_guess(sqlite3 *db);
 
 #endif /* UTF8EXT_GLUE_H */

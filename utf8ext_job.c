@@ -1294,6 +1294,10 @@ void utf8ext_job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
   sqlite3_free(pJob->aFkBefore);
   sqlite3_free(pJob->zMethodBuf);
   pJob->zMethodBuf = 0;
+  {
+    int g;
+    for(g=0; g<UTF8_GUESS_N; g++){ sqlite3_free(pJob->azAuto[g]); pJob->azAuto[g] = 0; }
+  }
   pJob->zSchema = pJob->zErr = pJob->zAt = 0;
   pJob->aMoji = 0;
   pJob->aFkBefore = 0;

@@ -8,6 +8,7 @@
 #define UTF8EXT_JOB_H
 
 #include "utf8ext_scan.h"
+#include "guess.h"
 
 /* How the job's transaction was opened (repair_job.eTxn). */
 #define JOB_TXN_NONE       0  /* not yet, or already ended */
@@ -53,6 +54,13 @@ struct repair_job {
   unsigned char *aMoji;       /* bMoji: scratch for utf8_unmojibake() */
   sqlite3_int64 nMoji;        /* Its size */
   const char *zMethod;        /* The method's name, as the log keeps it */
+  int bAuto;                  /* 'auto': each value as its column's guess
+                              ** says, or its own (utf8ext_repair.c) */
+  char *azAuto[UTF8_GUESS_N]; /* 'auto': the log's method per guess:
+                              ** "auto:<charset>-whole", "auto:fix" */
+  const char *zValueMethod;   /* The method of the value repaired last */
+  const char *zColumns;       /* COLUMNS: the columns to repair; NULL: all */
+  const char *zWhere;         /* WHERE: the rows to repair; NULL: all */
   /* progress */
   sqlite3_int64 nChanged;     /* Values changed (or restored) so far */
   /* the log */
@@ -78,6 +86,9 @@ struct repair_job {
   sqlite3_stmt **apFp;        /* Reads a row for its fingerprint, by pass */
   int nFp;                    /* Entries in apFp; 0: rows need none */
   job_stmts aStmt[JOB_STMT_CACHE]; /* UPDATE and read-back by column set */
+  unsigned char *aColOn;      /* Per column: repaired (COLUMNS); NULL: all */
+  int *aiGuess;               /* 'auto': per column, the guess of its bad
+                              ** values together (utf8_guess_group) */
   unsigned iTick;             /* Uses of aStmt so far */
 };
 

@@ -119,6 +119,7 @@ struct repair_scan {
   int *aiCol;                 /* The row's columns to repair, ascending */
   unsigned char **az;         /* az[2i]: original i as stored; az[2i+1]: repaired */
   sqlite3_int64 *an;          /* Their lengths */
+  const char **azMethod;      /* azMethod[i]: the log's method of value i */
   char *zPk;                  /* The row's key as a literal, for messages */
   int bReady;                 /* The refusals of a table with bad rows are done */
   char **azFkWhy;             /* Why a column may not change (utf8ext_fk_update_actions) */
@@ -142,6 +143,12 @@ static void bind_scan_locator(const utf8ext_table *p, sqlite3_stmt *pScan,
 }
 
 /* Prepare the scan and, for a wide table, the reads of its other passes. */
+/* zSql (a scan of the table) with the call's WHERE, if any; frees zSql. */
+static char *scan_where(const repair_job *pJob, char *zSql){
+  if( zSql==0 || pJob->zWhere==0 ) return zSql;
+  return sqlite3_mprintf("%z WHERE (%s)", zSql, pJob->zWhere);
+}
+
 static int scan_open(repair_job *pJob, repair_scan *s){
   const utf8ext_table *p = s->p;
   int rc, k;
@@ -152,10 +159,14 @@ static int scan_open(repair_job *pJob, repair_scan *s){
   s->az = sqlite3_malloc64(sizeof(unsigned char*)*2*p->nCol);
   s->an = sqlite3_malloc64(sizeof(sqlite3_int64)*2*p->nCol);
   s->apPass = sqlite3_malloc64(sizeof(sqlite3_stmt*)*s->nPass);
-  if( !s->apVal || !s->aiCol || !s->az || !s->an || !s->apPass ) return SQLITE_NOMEM;
+  s->azMethod = sqlite3_malloc64(sizeof(char*)*p->nCol);
+  if( !s->apVal || !s->aiCol || !s->az || !s->an || !s->apPass || !s->azMethod ){
+    return SQLITE_NOMEM;
+  }
   memset(s->az, 0, sizeof(unsigned char*)*2*p->nCol);
   memset(s->apPass, 0, sizeof(sqlite3_stmt*)*s->nPass);
-  rc = utf8ext_job_prepare(pJob, utf8ext_scan_sql(p, 0, s->nWidth), &s->pScan);
+  rc = utf8ext_job_prepare(pJob, scan_where(pJob, utf8ext_scan_sql(p, 0, s->nWidth)),
+                           &s->pScan);
   for(k=1; rc==SQLITE_OK && k<s->nPass; k++){
     int i, n = 0;
     for(i=k*s->nWidth; i<(k+1)*s->nWidth && i<p->nCol; i++) s->aiCol[n++] = i;
@@ -173,6 +184,7 @@ static void scan_close(repair_scan *s){
   sqlite3_free(s->aiCol);
   sqlite3_free(s->az);
   sqlite3_free(s->an);
+  sqlite3_free(s->azMethod);
   utf8ext_fk_free(s->azFkWhy, s->p ? s->p->nCol : 0);
 }
 
@@ -271,7 +283,7 @@ static int row_bad_columns(repair_job *pJob, repair_scan *s, int *pn){
   int i, n = 0;
   for(i=0; i<p->nCol; i++){
     int r;
-    if( p->aGenerated[i] ) continue;
+    if( p->aGenerated[i] || (pJob->aColOn && !pJob->aColOn[i]) ) continue;
     r = value_needs_repair(pJob, p, i, s->apVal[i]);
     if( r<0 ) return SQLITE_NOMEM;
     if( r ) s->aiCol[n++] = i;
@@ -325,6 +337,45 @@ static int repair_moji_value(repair_job *pJob, const utf8ext_table *p,
 }
 
 /*
+** The 'auto' repair of ill-formed z[0..n), in column iCol, into a new
+** buffer: decoded whole with the column's guess when that reads it
+** plausibly, else with its own guess when that is confident, else mended
+** by utf8_fix (also when its guess is damaged UTF-8). pJob->zValueMethod
+** says which, for the log.
+*/
+static int repair_auto_value(repair_job *pJob, int iCol,
+                             const unsigned char *z, sqlite3_int64 n,
+                             unsigned char **pzOut, sqlite3_int64 *pnOut){
+  static const unsigned char fffd[] = { 0xEF, 0xBF, 0xBD };
+  sqlite3_int64 limit = sqlite3_limit(pJob->db, SQLITE_LIMIT_LENGTH, -1);
+  int32_t score[UTF8_GUESS_N];
+  uint64_t hash[UTF8_GUESS_N];
+  int g = pJob->aiGuess ? pJob->aiGuess[iCol] : UTF8_GUESS_NONE;
+  size_t len;
+  utf8_guess_score(z, (size_t)n, score, hash);
+  if( g==UTF8_GUESS_NONE || !utf8_guess_plausible(score, g) ){
+    g = utf8_guess_pick(score, hash);
+  }
+  if( g==UTF8_GUESS_NONE ) g = UTF8_GUESS_UTF8;
+  if( pJob->azAuto[g]==0 ){
+    pJob->azAuto[g] = g==UTF8_GUESS_UTF8 ? sqlite3_mprintf("auto:fix")
+        : sqlite3_mprintf("auto:%s-whole", utf8_guess_name(g));
+    if( pJob->azAuto[g]==0 ) return SQLITE_NOMEM;
+  }
+  pJob->zValueMethod = pJob->azAuto[g];
+  len = g==UTF8_GUESS_UTF8 ? utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, 0)
+      : utf8_charset_decode(z, (size_t)n, (utf8_charset)g, 0);
+  *pzOut = 0;
+  if( len>(size_t)limit ) return SQLITE_TOOBIG;
+  *pzOut = sqlite3_malloc64(len+1);
+  if( *pzOut==0 ) return SQLITE_NOMEM;
+  if( g==UTF8_GUESS_UTF8 ) utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, *pzOut);
+  else utf8_charset_decode(z, (size_t)n, (utf8_charset)g, *pzOut);
+  *pnOut = (sqlite3_int64)len;
+  return SQLITE_OK;
+}
+
+/*
 ** The repaired form of z[0..n) into a new buffer *pzOut of *pnOut bytes,
 ** no longer than the connection's SQLITE_LIMIT_LENGTH.
 */
@@ -336,6 +387,7 @@ static int repair_value(repair_job *pJob, const utf8ext_table *p, int iCol,
   size_t len;
   utf8_charset cs = (utf8_charset)pJob->iCharset;
   if( pJob->bMoji ) return repair_moji_value(pJob, p, iCol, z, n, pzOut, pnOut);
+  if( pJob->bAuto ) return repair_auto_value(pJob, iCol, z, n, pzOut, pnOut);
   len = pJob->bFix ? utf8_fix(z, (size_t)n, fffd, 3, UTF8_FIX_SUBPART, 0)
       : pJob->iCharset>=0 && pJob->bWhole ? utf8_charset_decode(z, (size_t)n, cs, 0)
       : pJob->iCharset>=0 ? utf8_charset_recode(z, (size_t)n, cs, 0)
@@ -466,8 +518,10 @@ static int row_repairs(repair_job *pJob, repair_scan *s, int n,
     }else{
       z = sqlite3_value_text(v);
       if( z==0 ){ rc = SQLITE_NOMEM; break; }
+      pJob->zValueMethod = pJob->zMethod;
       rc = repair_value(pJob, p, c, z, sqlite3_value_bytes(v),
                         &s->az[2*i+1], &s->an[2*i+1]);
+      s->azMethod[i] = pJob->zValueMethod;
     }
     if( rc==SQLITE_TOOBIG ){
       rc = utf8ext_job_error_at(pJob, SQLITE_TOOBIG, p, c, row_pk(s),
@@ -615,7 +669,7 @@ static int row_log(repair_job *pJob, repair_scan *s, int n, sqlite3_stmt *pRead)
     sqlite3_bind_blob64(pIns, 6, s->az[2*i], s->an[2*i], SQLITE_STATIC);
     /* pRead stays on the row until the log is written */
     sqlite3_bind_blob64(pIns, 7, zStored, nStored, SQLITE_STATIC);
-    sqlite3_bind_text(pIns, 8, pJob->zMethod, -1, SQLITE_STATIC);
+    sqlite3_bind_text(pIns, 8, s->azMethod[i], -1, SQLITE_STATIC);
     if( pJob->nFp>0 ) sqlite3_bind_blob(pIns, 9, aFp, FP_BYTES, SQLITE_STATIC);
     sqlite3_bind_int64(pIns, 10, pJob->iNextId);
     sqlite3_bind_text(pIns, 11, pJob->zAt, -1, SQLITE_STATIC);
@@ -673,6 +727,121 @@ static int repair_row(repair_job *pJob, repair_scan *s, int n){
 
 /* ---- tables --------------------------------------------------------------------- */
 
+/*
+** COLUMNS: the columns it names (comma-separated, spaces around a name
+** ignored, case-insensitive) into pJob->aColOn; every name must be a
+** column of p.
+*/
+static int table_columns(repair_job *pJob, const utf8ext_table *p){
+  const char *z = pJob->zColumns;
+  if( z==0 ) return SQLITE_OK;
+  pJob->aColOn = sqlite3_malloc64(p->nCol ? p->nCol : 1);
+  if( pJob->aColOn==0 ) return SQLITE_NOMEM;
+  memset(pJob->aColOn, 0, p->nCol ? p->nCol : 1);
+  while( 1 ){
+    const char *zEnd = strchr(z, ',');
+    size_t n = zEnd ? (size_t)(zEnd-z) : strlen(z);
+    int i, bFound = 0;
+    while( n>0 && (z[0]==' ' || z[0]=='\t') ){ z++; n--; }
+    while( n>0 && (z[n-1]==' ' || z[n-1]=='\t') ) n--;
+    for(i=0; i<p->nCol; i++){
+      if( strlen(p->azCol[i])==n && sqlite3_strnicmp(p->azCol[i], z, (int)n)==0 ){
+        pJob->aColOn[i] = 1;
+        bFound = 1;
+      }
+    }
+    if( !bFound ){
+      return utf8ext_job_error(pJob, SQLITE_ERROR, "COLUMNS: table \"%w\" has no"
+                      " column \"%.*w\" (name the columns, comma-separated)",
+                      p->zName, (int)n, z);
+    }
+    if( zEnd==0 ) break;
+    z = zEnd+1;
+  }
+  return SQLITE_OK;
+}
+
+/*
+** WHERE: one SQL expression over p's columns (what would follow WHERE in
+** a SELECT FROM p), checked before anything is read: it must prepare, on
+** its own, as SELECT's condition, with nothing after it.
+*/
+static int table_where(repair_job *pJob, const utf8ext_table *p){
+  sqlite3_stmt *pStmt = 0;
+  const char *zTail = 0;
+  char *zSql;
+  int rc;
+  if( pJob->zWhere==0 ) return SQLITE_OK;
+  zSql = sqlite3_mprintf("SELECT 1 FROM \"%w\".\"%w\" AS \"%w\" WHERE (%s)",
+                         p->zSchema, p->zFrom, p->zFrom, pJob->zWhere);
+  if( zSql==0 ) return SQLITE_NOMEM;
+  rc = sqlite3_prepare_v2(pJob->db, zSql, -1, &pStmt, &zTail);
+  if( rc==SQLITE_OK && (sqlite3_column_count(pStmt)!=1
+                        || (zTail && zTail[strspn(zTail, " \t\r\n;")])) ){
+    rc = utf8ext_job_error(pJob, SQLITE_ERROR, "WHERE '%s' is not one"
+                           " expression over table \"%w\"", pJob->zWhere,
+                           p->zName);
+  }else if( rc==SQLITE_NOMEM ){
+    /* as it is */
+  }else if( rc!=SQLITE_OK ){
+    rc = utf8ext_job_error(pJob, rc, "WHERE '%s' is not an expression over"
+                           " table \"%w\": %s", pJob->zWhere, p->zName,
+                           sqlite3_errmsg(pJob->db));
+  }
+  sqlite3_finalize(pStmt);
+  sqlite3_free(zSql);
+  return rc;
+}
+
+/*
+** 'auto': the guess of each column's ill-formed values together (those
+** the call repairs: its COLUMNS, the rows its WHERE picks), read in one
+** scan (in passes for a table wider than one SELECT) before any is
+** repaired, into pJob->aiGuess.
+*/
+static int table_guesses(repair_job *pJob, const utf8ext_table *p){
+  int nWidth = utf8ext_scan_width(pJob->db, p);
+  utf8_guess_group *aGroup;
+  int rc = SQLITE_OK, i, iPass;
+  pJob->aiGuess = sqlite3_malloc64(sizeof(int)*(p->nCol ? p->nCol : 1));
+  aGroup = sqlite3_malloc64(sizeof(utf8_guess_group)*(p->nCol ? p->nCol : 1));
+  if( pJob->aiGuess==0 || aGroup==0 ){
+    sqlite3_free(aGroup);
+    return SQLITE_NOMEM;
+  }
+  for(i=0; i<p->nCol; i++) utf8_guess_group_init(&aGroup[i]);
+  for(iPass=0; rc==SQLITE_OK && iPass<p->nCol; iPass+=nWidth){
+    int iEnd = iPass+nWidth<p->nCol ? iPass+nWidth : p->nCol;
+    sqlite3_stmt *pScan = 0;
+    rc = utf8ext_job_prepare(pJob, scan_where(pJob, utf8ext_scan_sql(p, iPass, nWidth)),
+                             &pScan);
+    while( rc==SQLITE_OK && (rc = sqlite3_step(pScan))==SQLITE_ROW ){
+      rc = SQLITE_OK;
+      for(i=iPass; i<iEnd; i++){
+        sqlite3_value *v = sqlite3_column_value(pScan, UTF8EXT_SCAN_COL(p, i-iPass));
+        const unsigned char *z;
+        int32_t score[UTF8_GUESS_N];
+        uint64_t hash[UTF8_GUESS_N];
+        if( p->aGenerated[i] || (pJob->aColOn && !pJob->aColOn[i]) ) continue;
+        if( sqlite3_value_type(v)!=SQLITE_TEXT ) continue;
+        z = sqlite3_value_text(v);
+        if( z==0 ){ rc = SQLITE_NOMEM; break; }
+        if( utf8_is_valid(z, (size_t)sqlite3_value_bytes(v)) ) continue;
+        utf8_guess_score(z, (size_t)sqlite3_value_bytes(v), score, hash);
+        utf8_guess_group_add(&aGroup[i], score);
+      }
+    }
+    if( rc==SQLITE_DONE ) rc = SQLITE_OK;
+    else if( rc!=SQLITE_OK && rc!=SQLITE_NOMEM && pJob->zErr==0 ){
+      rc = utf8ext_job_sql_error(pJob, rc);
+    }
+    sqlite3_finalize(pScan);
+  }
+  for(i=0; i<p->nCol; i++) pJob->aiGuess[i] = utf8_guess_group_pick(&aGroup[i]);
+  sqlite3_free(aGroup);
+  return rc;
+}
+
 /* Why a named table of type zType is refused whole, or NULL. */
 static const char *table_refused(const char *zName, const char *zType){
   if( strcmp(zType, "view")==0 ) return "it is a view, not a table";
@@ -717,7 +886,10 @@ static int repair_table(repair_job *pJob, const char *zName,
   if( rc!=SQLITE_OK ) return rc;
   memset(&s, 0, sizeof(s));
   s.p = p;
-  rc = scan_open(pJob, &s);
+  rc = table_columns(pJob, p);
+  if( rc==SQLITE_OK ) rc = table_where(pJob, p);
+  if( rc==SQLITE_OK && pJob->bAuto ) rc = table_guesses(pJob, p);
+  if( rc==SQLITE_OK ) rc = scan_open(pJob, &s);
   while( rc==SQLITE_OK && (rc = sqlite3_step(s.pScan))==SQLITE_ROW ){
     int n = 0;
     rc = row_values(pJob, &s);
@@ -733,6 +905,10 @@ static int repair_table(repair_job *pJob, const char *zName,
   utf8ext_fp_close(pJob);
   utf8ext_job_statements_clear(pJob);
   utf8ext_table_free(p);
+  sqlite3_free(pJob->aColOn);
+  sqlite3_free(pJob->aiGuess);
+  pJob->aColOn = 0;
+  pJob->aiGuess = 0;
   return rc;
 }
 
@@ -774,6 +950,10 @@ static int repair_method(repair_job *pJob, sqlite3_value *v){
   }
   if( sqlite3_stricmp(z, "fix")==0 ){
     pJob->bFix = 1;
+  }else if( sqlite3_stricmp(z, "auto")==0 ){
+    pJob->bFix = 0;
+    pJob->bAuto = 1;
+    pJob->zMethod = "auto";
   }else if( sqlite3_stricmp(z, "mojibake")==0 ){
     pJob->bFix = 0;
     pJob->bMoji = 1;
@@ -800,7 +980,7 @@ static int repair_method(repair_job *pJob, sqlite3_value *v){
     if( zEsc==0 ) return SQLITE_NOMEM;
     utf8ext_charset_names(zNames, sizeof(zNames));
     rc = utf8ext_job_error(pJob, SQLITE_ERROR, "unknown METHOD '%s': use 'fix', "
-                  "'mojibake', 'cp1252-whole', 'latin1-whole', "
+                  "'auto', 'mojibake', 'cp1252-whole', 'latin1-whole', "
                   UTF8EXT_ENCODING_NAMES ", or a legacy charset (its ill-formed"
                   " runs decoded; with '-whole' after its name, every byte): %s",
                   zEsc, zNames);
@@ -857,6 +1037,14 @@ static void repairFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   if( rc==SQLITE_OK && argc>=2 ) rc = repair_method(&job, argv[1]);
   if( rc==SQLITE_OK && argc>=3 ) rc = utf8ext_job_name_arg(&job, argv[2],
                                                            "SCHEMA", &zSchema);
+  if( rc==SQLITE_OK && argc>=4 ) rc = utf8ext_job_name_arg(&job, argv[3],
+                                                           "COLUMNS", &job.zColumns);
+  if( rc==SQLITE_OK && argc>=5 ) rc = utf8ext_job_name_arg(&job, argv[4],
+                                                           "WHERE", &job.zWhere);
+  if( rc==SQLITE_OK && zTable==0 && (job.zColumns || job.zWhere) ){
+    rc = utf8ext_job_error(&job, SQLITE_ERROR, "COLUMNS and WHERE need a TABLE:"
+                           " they name one table's columns");
+  }
   if( rc==SQLITE_OK ){
     rc = utf8ext_resolve_schema(job.db, zTable, zSchema, &job.zSchema, &job.zErr);
   }
@@ -875,7 +1063,7 @@ int utf8ext_register_repair(sqlite3 *db){
   /* Writes users' tables: never from a view or trigger in a database file. */
   static const int flags = SQLITE_UTF8 | SQLITE_DIRECTONLY;
   int rc = SQLITE_OK, n;
-  for(n=1; rc==SQLITE_OK && n<=3; n++){
+  for(n=1; rc==SQLITE_OK && n<=5; n++){
     rc = sqlite3_create_function(db, "utf8_repair", n, flags, 0, repairFunc, 0,
                                  0);
   }

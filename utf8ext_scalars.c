@@ -192,8 +192,9 @@ static void fixFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 /*
 ** Parse the ENC argument of utf8_recode, as parse_rule() does RULE: the
 ** names and aliases utf8ext_encoding_named() knows (1, *enc set), then the
-** labels of the legacy charsets (2, *cs set). 0 for NULL, -1 after an
-** error.
+** labels of the legacy charsets (2, *cs set), then 'utf-8' (3: what
+** utf8_guess() names damaged UTF-8, mended as utf8_fix() does). 0 for
+** NULL, -1 after an error.
 */
 static int parse_encoding(sqlite3_context *ctx, sqlite3_value *v,
                           utf8_recode_enc *enc, int *cs){
@@ -204,6 +205,10 @@ static int parse_encoding(sqlite3_context *ctx, sqlite3_value *v,
   if( z==0 ){ sqlite3_result_error_nomem(ctx); return -1; }
   if( utf8ext_encoding_named(z, sqlite3_value_bytes(v), enc) ) return 1;
   if( (*cs = utf8ext_charset_named(z, sqlite3_value_bytes(v)))>=0 ) return 2;
+  if( !option_has_nul(v, z)
+   && (sqlite3_stricmp(z, "utf-8")==0 || sqlite3_stricmp(z, "utf8")==0) ){
+    return 3;
+  }
   utf8ext_charset_names(names, sizeof(names));
   if( option_has_nul(v, z) ){
     utf8ext_result_errorf(ctx, "utf8_recode: unknown encoding (it contains a "
@@ -276,7 +281,7 @@ static void recodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   size_t k;
   int how = 1;
   if( (kind = parse_encoding(ctx, argv[1], &enc, &cs))<=0 ) return;
-  if( argc>2 && (how = parse_how(ctx, argv[2], enc, kind==2))<=0 ) return;
+  if( argc>2 && (how = parse_how(ctx, argv[2], enc, kind>=2))<=0 ) return;
   if( arg_bytes(ctx, argv[0], &z, &n)<=0 ) return;
   k = utf8_find_error(z, (size_t)n);
   if( k==(size_t)n ){
@@ -287,7 +292,15 @@ static void recodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   memset(&w, 0, sizeof(w));
   w.z = z;
   w.n = (size_t)n;
-  if( kind==2 ){
+  if( kind==3 ){
+    /* 'utf-8': the text was UTF-8, only damaged; either HOW mends it. */
+    static const unsigned char fffd[] = { 0xEF, 0xBF, 0xBD };
+    w.r = fffd;
+    w.rlen = 3;
+    w.most = 3;
+    w.option = (int)UTF8_FIX_SUBPART;
+    w.write = write_fix;
+  }else if( kind==2 ){
     /* A multi-byte charset's 'units' may begin before the first error (at
     ** the start of its run of bytes >= 0x80): start the writer there. */
     w.option = cs;

@@ -99,16 +99,23 @@ static int entry_read(sqlite3_stmt *pStmt, log_entry *e){
 
 /*
 ** True if entries a and b were logged for the same row of the same table
-** by one run: the same method, time and fingerprint (undo_all() also asks
+** by one run: the same method ('auto' logs "auto:<method>" per value),
+** time and fingerprint (undo_all() also asks
 ** that their ids follow each other; each run's entries start after a gap
 ** in the ids). Two runs (a 'fix' then a 'mojibake') are undone by an
 ** UPDATE each, the newer first: the older one's key may since be another
 ** row's (a key the newer run repaired), and a row found by an unstable
 ** rowid has a fingerprint per run, each of the row as its run left it.
 */
+static int same_method(const char *a, const char *b){
+  /* an 'auto' run logs each value's own method, "auto:..." */
+  return strcmp(a, b)==0
+      || (strncmp(a, "auto:", 5)==0 && strncmp(b, "auto:", 5)==0);
+}
+
 static int same_row(const log_entry *a, const log_entry *b){
   if( strcmp(a->zTbl, b->zTbl)!=0 || a->bRid!=b->bRid ) return 0;
-  if( strcmp(a->zMethod, b->zMethod)!=0 || strcmp(a->zAt, b->zAt)!=0 ) return 0;
+  if( !same_method(a->zMethod, b->zMethod) || strcmp(a->zAt, b->zAt)!=0 ) return 0;
   if( (a->aHash==0)!=(b->aHash==0) ) return 0;
   if( a->aHash && (a->nHash!=b->nHash
                    || memcmp(a->aHash, b->aHash, (size_t)a->nHash)!=0) ) return 0;

@@ -204,20 +204,25 @@ static void put(unsigned char *out, size_t *o, uint32_t cp){
   *o = utf8_add_sat(*o, len);
 }
 
+size_t utf8_charset_step(const unsigned char *s, size_t n, utf8_charset cs,
+                         uint32_t cp[2]){
+  cp[0] = cp[1] = 0;
+  switch( cs ){
+    case UTF8_CS_SHIFT_JIS: return step_shift_jis(s, n, &cp[0]);
+    case UTF8_CS_EUC_JP:    return step_euc_jp(s, n, &cp[0]);
+    case UTF8_CS_BIG5:      return step_big5(s, n, &cp[0], &cp[1]);
+    case UTF8_CS_EUC_KR:    return step_euc_kr(s, n, &cp[0]);
+    default:                return step_gb18030(s, n, &cp[0]);
+  }
+}
+
 /* One character of multi-byte cs at s[0..n), n>0: emit it, return its length. */
 static size_t step_multi(const unsigned char *s, size_t n, utf8_charset cs,
                          unsigned char *out, size_t *o){
-  uint32_t cp = 0, cp2 = 0;
-  size_t k;
-  switch( cs ){
-    case UTF8_CS_SHIFT_JIS: k = step_shift_jis(s, n, &cp); break;
-    case UTF8_CS_EUC_JP:    k = step_euc_jp(s, n, &cp); break;
-    case UTF8_CS_BIG5:      k = step_big5(s, n, &cp, &cp2); break;
-    case UTF8_CS_EUC_KR:    k = step_euc_kr(s, n, &cp); break;
-    default:                k = step_gb18030(s, n, &cp); break;
-  }
-  put(out, o, cp);
-  if( cp2 ) put(out, o, cp2);
+  uint32_t cp[2];
+  size_t k = utf8_charset_step(s, n, cs, cp);
+  put(out, o, cp[0]);
+  if( cp[1] ) put(out, o, cp[1]);
   return k;
 }
 

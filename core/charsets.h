@@ -67,6 +67,15 @@ size_t utf8_charset_decode(const unsigned char *s, size_t n, utf8_charset cs,
                            unsigned char *out);
 
 /*
+** One character of the multi-byte cs at s[0..n), n>0, as its decoder reads
+** it: cp[0] gets the code point (U+FFFD for an error), cp[1] a second one
+** (Big5's four two-code-point characters) or 0. Returns the bytes taken,
+** at least 1. s[0] must be >= 0x80 (an ASCII byte is itself in all).
+*/
+size_t utf8_charset_step(const unsigned char *s, size_t n, utf8_charset cs,
+                         uint32_t cp[2]);
+
+/*
 ** Mostly-UTF-8 s: well-formed UTF-8 is copied. A single-byte cs decodes
 ** the bytes of each ill-formed unit (as utf8_recode() does cp1252). A
 ** multi-byte cs decodes, for each ill-formed unit, the stretch that begins

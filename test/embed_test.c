@@ -147,7 +147,7 @@ static void test_functions(sqlite3 *db){
     " hex(utf8_recode(x'EDA18CEDBEB4', 'cesu8')), hex(utf8_recode(x'61C08062', 'mutf8'))",
     "café|München|F0A38EB4|610062");
   check(db, "recode-2", "SELECT utf8_recode('x', 'utf16')",
-    "ERROR: utf8_recode: unknown encoding 'utf16': use 'cp1252' (or 'windows-1252'), 'latin1' (or 'latin-1', 'iso-8859-1'), 'cesu8' or 'mutf8', or a legacy charset: "
+    "ERROR: utf8_recode: unknown encoding 'utf16': use 'cp1252' (or 'windows-1252'), 'latin1' (or 'latin-1', 'iso-8859-1'), 'cesu8', 'mutf8', 'utf-8', or a legacy charset: "
     "'ibm866', 'iso-8859-2', 'iso-8859-3', 'iso-8859-4', 'iso-8859-5', 'iso-8859-6', 'iso-8859-7', 'iso-8859-8', 'iso-8859-10', 'iso-8859-13', 'iso-8859-14', 'iso-8859-15', 'iso-8859-16', 'koi8-r', 'koi8-u', 'macintosh', 'windows-874', 'windows-1250', 'windows-1251', 'windows-1252', 'windows-1253', 'windows-1254', 'windows-1255', 'windows-1256', 'windows-1257', 'windows-1258', 'x-mac-cyrillic', 'ibm437', 'ibm850', 'latin1', 'gbk', 'gb18030', 'big5', 'euc-jp', 'shift_jis', 'euc-kr'");
 
   check(db, "version-1", "SELECT utf8ext_version()", UTF8EXT_VERSION);

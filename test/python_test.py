@@ -118,7 +118,7 @@ def main():
         check("undo", con.execute("SELECT utf8_undo()").fetchone()[0], 2)
     check("undo-exact", con.execute("SELECT hex(name) FROM t ORDER BY id").fetchall(), before)
     check("repair-error", error_of(con, "SELECT utf8_repair('t', 'utf-7')"),
-          ("OperationalError", "utf8_repair: unknown METHOD 'utf-7': use 'fix', 'mojibake', 'cp1252-whole', "
+          ("OperationalError", "utf8_repair: unknown METHOD 'utf-7': use 'fix', 'auto', 'mojibake', 'cp1252-whole', "
            "'latin1-whole', 'cp1252' "
            "(or 'windows-1252'), 'latin1' (or 'latin-1', 'iso-8859-1'), 'cesu8' or 'mutf8',"
            " or a legacy charset (its ill-formed runs decoded; with '-whole' after its name,"

@@ -1,0 +1,321 @@
+/*
+** core/guess.c - the charset guess (core/guess.h): decode with every
+** candidate, price each decoding with the model of real text, keep the
+** cheapest when it wins by a margin.
+**
+** Only what the bytes >= 0x80 decode to, the ASCII letters of the same
+** words, and the characters next to those, are priced: the rest of the
+** ASCII decodes alike under every candidate, and what it says of the
+** language is weak next to the words that hold the bytes in question
+** (uchardet's "filter without English letters" keeps the same words). A
+** value is walked by its runs of bytes >= 0x80; a multi-byte character
+** may take an ASCII trail byte, and the walk then resumes after it.
+*/
+#include "guess.h"
+#include "model.h"
+#include "utf8.h"
+
+#include <string.h>
+
+#define Q UTF8_MODEL_QUANT
+
+/*
+** A candidate's prior, in 1/4 bits: how much less often text is stored in
+** it than in the most common charsets of its script. It decides between
+** charsets that read a value alike (ISO-8859-1 text is windows-1252 text;
+** most Russian reads the same in KOI8-R and KOI8-U), and tips a close call
+** toward the charset that is more often met.
+*/
+static const int16_t aPrior[UTF8_GUESS_N] = {
+  [UTF8_CS_IBM866] = 3*Q,
+  [UTF8_CS_ISO8859_2] = 1*Q, [UTF8_CS_ISO8859_3] = 4*Q,
+  [UTF8_CS_ISO8859_4] = 3*Q, [UTF8_CS_ISO8859_5] = 3*Q,
+  [UTF8_CS_ISO8859_6] = 2*Q, [UTF8_CS_ISO8859_7] = 1*Q,
+  [UTF8_CS_ISO8859_8] = 1*Q, [UTF8_CS_ISO8859_10] = 4*Q,
+  [UTF8_CS_ISO8859_13] = 3*Q, [UTF8_CS_ISO8859_14] = 4*Q,
+  [UTF8_CS_ISO8859_15] = 1*Q, [UTF8_CS_ISO8859_16] = 3*Q,
+  [UTF8_CS_KOI8_R] = 1*Q, [UTF8_CS_KOI8_U] = 2*Q,
+  [UTF8_CS_MACINTOSH] = 2*Q, [UTF8_CS_WINDOWS_874] = 0,
+  [UTF8_CS_WINDOWS_1250] = 0, [UTF8_CS_WINDOWS_1251] = 0,
+  [UTF8_CS_WINDOWS_1252] = 0, [UTF8_CS_WINDOWS_1253] = 0,
+  [UTF8_CS_WINDOWS_1254] = 0, [UTF8_CS_WINDOWS_1255] = 0,
+  [UTF8_CS_WINDOWS_1256] = 0, [UTF8_CS_WINDOWS_1257] = 0,
+  [UTF8_CS_WINDOWS_1258] = 1*Q, [UTF8_CS_X_MAC_CYRILLIC] = 3*Q,
+  [UTF8_CS_IBM437] = 3*Q, [UTF8_CS_IBM850] = 3*Q, [UTF8_CS_LATIN1] = 0,
+  [UTF8_CS_GBK] = 0, [UTF8_CS_GB18030] = 0, [UTF8_CS_BIG5] = 0,
+  [UTF8_CS_EUC_JP] = 1*Q, [UTF8_CS_SHIFT_JIS] = 0, [UTF8_CS_EUC_KR] = 0,
+  [UTF8_GUESS_UTF8] = 0,
+};
+
+/*
+** What an ill-formed unit costs when the value is read as damaged UTF-8,
+** in place of pricing a character there: a character cut at the end of
+** the value (a column too short, a cut at a byte count) is common; damage
+** anywhere else is rare, and legacy text read as UTF-8 is made of it.
+*/
+#define CUT_COST    (3*Q)
+
+/* A candidate the pooled model prices this much above the cheapest is not
+** priced again by its languages' models: it is out. */
+#define PRUNE (40*Q)
+#define DAMAGE_COST (24*Q)
+
+/* At most this many letters of ASCII-only words are priced per language. */
+#define WORD_LETTERS 48
+
+/* The order candidates are priced in: the likeliest first, so that the
+** others can stop as soon as they cannot come close. */
+static const uint8_t aOrder[] = {
+  UTF8_GUESS_UTF8, UTF8_CS_WINDOWS_1252, UTF8_CS_WINDOWS_1251,
+  UTF8_CS_WINDOWS_1250, UTF8_CS_GB18030, UTF8_CS_SHIFT_JIS, UTF8_CS_BIG5,
+  UTF8_CS_EUC_KR, UTF8_CS_EUC_JP, UTF8_CS_KOI8_R, UTF8_CS_WINDOWS_1253,
+  UTF8_CS_WINDOWS_1254, UTF8_CS_WINDOWS_1255, UTF8_CS_WINDOWS_1256,
+  UTF8_CS_WINDOWS_1257, UTF8_CS_WINDOWS_1258, UTF8_CS_WINDOWS_874,
+  UTF8_CS_ISO8859_2, UTF8_CS_ISO8859_15, UTF8_CS_KOI8_U, UTF8_CS_IBM866,
+  UTF8_CS_X_MAC_CYRILLIC, UTF8_CS_MACINTOSH, UTF8_CS_IBM437,
+  UTF8_CS_IBM850, UTF8_CS_ISO8859_3, UTF8_CS_ISO8859_4, UTF8_CS_ISO8859_5,
+  UTF8_CS_ISO8859_6, UTF8_CS_ISO8859_7, UTF8_CS_ISO8859_8,
+  UTF8_CS_ISO8859_10, UTF8_CS_ISO8859_13, UTF8_CS_ISO8859_14,
+  UTF8_CS_ISO8859_16,
+};
+
+/* A reading in progress: its cost so far, the character before, a hash. */
+typedef struct reading {
+  int32_t cost;
+  utf8_model_state prev;
+  uint64_t hash;
+} reading;
+
+static void add(reading *r, uint32_t cp){
+  r->cost += utf8_model_step(&r->prev, cp);
+  r->hash = (r->hash ^ cp) * 0x100000001B3ull;
+}
+
+static int is_ascii_letter(unsigned char c){
+  return (c|0x20)>='a' && (c|0x20)<='z';
+}
+
+/*
+** The ASCII s[from..to) between priced characters (or an end of the
+** value): its first character follows a priced character (unless from is
+** 0), its first letter follows the last letter priced, its last character
+** precedes the next run. The rest reads alike in every candidate.
+*/
+static void ascii(reading *r, const unsigned char *s, size_t from, size_t to){
+  size_t j = from;
+  if( from>0 ){
+    add(r, s[from]);
+    j = from+1;
+    if( is_ascii_letter(s[from]) ) j = to;
+  }
+  for(; j<to; j++){
+    if( is_ascii_letter(s[j]) ){
+      if( from>0 ) r->cost += utf8_model_latin(&r->prev);
+      else r->prev.script = UTF8_MODEL_SCRIPT_LATIN;  /* alike in all */
+      break;
+    }
+  }
+  utf8_model_set(&r->prev, s[to-1]);
+}
+
+/*
+** Price s[0..n) read as candidate c; UTF8_GUESS_OUT if c cannot read it.
+** Stops early (returning a cost above limit) once the cost passes limit.
+*/
+static int32_t price(const unsigned char *s, size_t n, int c, int lang,
+                     int32_t limit, uint64_t *pHash){
+  reading r;
+  size_t i = 0, pos = 0;
+  const uint16_t *single = c<UTF8_CS_FIRST_MULTI ? utf8_cs_single[c] : 0;
+  r.cost = aPrior[c];
+  r.hash = 0xCBF29CE484222325ull;
+  utf8_model_start(&r.prev, lang);
+  while( i<n ){
+    size_t end, w;
+    while( i<n && s[i]<0x80 ) i++;           /* the next run of high bytes */
+    if( i>=n ) break;
+    end = i;
+    while( end<n && s[end]>=0x80 ) end++;
+    /* the letters of its word before it are priced with it: they tell
+    ** one language from another (uchardet keeps such words whole too) */
+    for(w=i; w>pos && is_ascii_letter(s[w-1]); w--){}
+    if( w>pos ) ascii(&r, s, pos, w);
+    for(; w<i; w++) add(&r, s[w]);
+    while( i<end ){
+      uint32_t cp[2];
+      if( single ){
+        cp[0] = single[s[i]-0x80]; cp[1] = 0;
+        i++;
+        if( cp[0]==0xFFFD ) return UTF8_GUESS_OUT;
+      }else if( c==UTF8_GUESS_UTF8 ){
+        utf8_unit u = utf8_decode_unit(s+i, n-i);
+        i += u.length;
+        if( u.reason!=UTF8_OK ){
+          r.cost += i==n && u.reason==UTF8_TRUNCATED ? CUT_COST : DAMAGE_COST;
+          r.hash = (r.hash ^ 0xFFFD) * 0x100000001B3ull;
+          continue;
+        }
+        cp[0] = u.codepoint;
+        cp[1] = 0;
+      }else{
+        i += utf8_charset_step(s+i, n-i, (utf8_charset)c, cp);
+        if( cp[0]==0xFFFD ) return UTF8_GUESS_OUT;
+      }
+      add(&r, cp[0]);
+      if( cp[1] ) add(&r, cp[1]);
+    }
+    while( i<n && is_ascii_letter(s[i]) ) add(&r, s[i++]);  /* ... and after */
+    pos = i;
+    r.hash = (r.hash ^ (uint64_t)pos) * 0x100000001B3ull;
+    if( r.cost>limit ) break;
+  }
+  if( pos<n ) ascii(&r, s, pos, n);
+  else r.cost += utf8_model_end(&r.prev);
+  *pHash = r.hash;
+  return r.cost;
+}
+
+/*
+** What the words of s that are all ASCII letters (not next to a byte >=
+** 0x80: those are priced with their candidates) cost in language lang:
+** the same for every candidate of that language, but not for every
+** language, and they often say which language a value is in ("nicht"
+** next to "primär"). Up to WORD_LETTERS letters, from the start.
+*/
+static int32_t word_cost(const unsigned char *s, size_t n, int lang){
+  size_t i = 0, nLetter = 0;
+  int32_t cost = 0;
+  utf8_model_state st;
+  while( i<n && nLetter<WORD_LETTERS ){
+    size_t a, b;
+    while( i<n && !is_ascii_letter(s[i]) ) i++;
+    a = i;
+    while( i<n && is_ascii_letter(s[i]) ) i++;
+    b = i;
+    if( a==b ) break;
+    if( (a>0 && s[a-1]>=0x80) || (b<n && s[b]>=0x80) ) continue;
+    nLetter += b-a;
+    utf8_model_start(&st, lang);
+    st.script = UTF8_MODEL_SCRIPT_LATIN;
+    if( a>0 ) utf8_model_set(&st, s[a-1]);
+    for(; a<b; a++) cost += utf8_model_step(&st, s[a]);
+    cost += b<n ? utf8_model_step(&st, s[b]) : utf8_model_end(&st);
+  }
+  return cost;
+}
+
+int utf8_guess_score(const unsigned char *s, size_t n,
+                     int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
+  size_t k;
+  int best = UTF8_GUESS_UTF8;
+  int32_t bestCost = INT32_MAX, cut;
+  int32_t aWord[UTF8_MODEL_NLANG];      /* word_cost() per language, or -1 */
+  for(k=0; k<UTF8_GUESS_N; k++){
+    score[k] = UTF8_GUESS_OUT;
+    hash[k] = 0;
+  }
+  /* First every candidate by the pooled model, to keep the few worth a
+  ** closer look; then those by each of their charset's languages. */
+  for(k=0; k<sizeof(aOrder); k++){
+    int c = aOrder[k];
+    int32_t limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE;
+    int32_t v = price(s, n, c, -1, limit, &hash[c]);
+    score[c] = v;
+    if( v<bestCost ) bestCost = v;
+  }
+  cut = bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE;
+  bestCost = INT32_MAX;
+  for(k=0; k<UTF8_MODEL_NLANG; k++) aWord[k] = -1;
+  for(k=0; k<sizeof(aOrder); k++){
+    int c = aOrder[k], lang;
+    uint64_t m;
+    int32_t v = UTF8_GUESS_OUT;
+    if( score[c]==UTF8_GUESS_OUT || score[c]>cut ){
+      score[c] = UTF8_GUESS_OUT;
+      continue;
+    }
+    m = utf8_model_charset_langs[c];
+    for(lang=0; m; lang++, m>>=1){
+      int32_t limit, x;
+      uint64_t h;
+      if( (m & 1)==0 ) continue;
+      limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + UTF8_GUESS_CAP;
+      if( v<limit ) limit = v;
+      if( aWord[lang]<0 ) aWord[lang] = word_cost(s, n, lang);
+      x = price(s, n, c, lang, limit, &h);
+      if( x<limit ) x += aWord[lang];
+      if( x<v ) v = x;
+    }
+    score[c] = v;
+    if( v<bestCost ){ bestCost = v; best = c; }
+  }
+  return best;
+}
+
+int utf8_guess_pick(const int32_t score[UTF8_GUESS_N],
+                    const uint64_t hash[UTF8_GUESS_N]){
+  int c, best = -1;
+  size_t k;
+  int32_t runner = UTF8_GUESS_OUT;
+  for(k=0; k<sizeof(aOrder); k++){     /* a tie goes to the likelier */
+    c = aOrder[k];
+    if( score[c]!=UTF8_GUESS_OUT && (best<0 || score[c]<score[best]) ) best = c;
+  }
+  if( best<0 ) return UTF8_GUESS_NONE;
+  for(c=0; c<UTF8_GUESS_N; c++){
+    if( c!=best && score[c]<runner && hash[c]!=hash[best] ) runner = score[c];
+  }
+  if( runner!=UTF8_GUESS_OUT && runner-score[best]<UTF8_GUESS_MARGIN ){
+    return UTF8_GUESS_NONE;
+  }
+  return best;
+}
+
+int utf8_guess(const unsigned char *s, size_t n){
+  int32_t score[UTF8_GUESS_N];
+  uint64_t hash[UTF8_GUESS_N];
+  if( utf8_is_valid(s, n) ) return UTF8_GUESS_UTF8;
+  utf8_guess_score(s, n, score, hash);
+  return utf8_guess_pick(score, hash);
+}
+
+const char *utf8_guess_name(int guess){
+  if( guess==UTF8_GUESS_UTF8 ) return "utf-8";
+  if( guess<0 || guess>UTF8_GUESS_UTF8 ) return 0;
+  return utf8_charset_name((utf8_charset)guess);
+}
+
+void utf8_guess_group_init(utf8_guess_group *g){
+  memset(g, 0, sizeof(*g));
+}
+
+void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N]){
+  int c;
+  int32_t best = UTF8_GUESS_OUT;
+  for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<best ) best = score[c];
+  if( best==UTF8_GUESS_OUT ) return;
+  for(c=0; c<UTF8_GUESS_N; c++){
+    int64_t d = score[c]==UTF8_GUESS_OUT ? UTF8_GUESS_CAP : (int64_t)score[c]-best;
+    g->total[c] += d<UTF8_GUESS_CAP ? d : UTF8_GUESS_CAP;
+  }
+  g->nValue++;
+}
+
+int utf8_guess_group_pick(const utf8_guess_group *g){
+  int c, best = -1;
+  size_t k;
+  if( g->nValue==0 ) return UTF8_GUESS_NONE;
+  for(k=0; k<sizeof(aOrder); k++){
+    c = aOrder[k];
+    if( best<0 || g->total[c]<g->total[best] ) best = c;
+  }
+  return best;
+}
+
+int utf8_guess_plausible(const int32_t score[UTF8_GUESS_N], int cs){
+  int c;
+  int32_t best = UTF8_GUESS_OUT;
+  if( cs<0 || cs>=UTF8_GUESS_N || score[cs]==UTF8_GUESS_OUT ) return 0;
+  for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<best ) best = score[c];
+  return score[cs]-best<UTF8_GUESS_MARGIN;
+}

@@ -1,0 +1,81 @@
+/*
+** core/guess.h - which charset a value that is not UTF-8 was written in.
+**
+** Every candidate charset decodes the value exactly (core/charsets.h); a
+** decoder that meets a byte it has no character for rules the charset
+** out. The model of real text (core/model.h) says how many bits each
+** decoding costs; the cheapest wins when the next cheapest that reads
+** differently costs UTF8_GUESS_MARGIN more. UTF-8 that was only damaged
+** (cut mid-character, a few stray bytes) is a candidate too: its decoding
+** has U+FFFD for each ill-formed unit, each at a price. docs/guess.md
+** tells the whole rule.
+**
+** Plain C, no SQLite, no allocation.
+*/
+#ifndef UTF8EXT_GUESS_H
+#define UTF8EXT_GUESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "charsets.h"
+
+#define UTF8_GUESS_NONE (-1)               /* not confident */
+#define UTF8_GUESS_UTF8 UTF8_CS_COUNT      /* UTF-8, or damaged UTF-8 */
+#define UTF8_GUESS_N    (UTF8_CS_COUNT+1)  /* slots in a score array */
+#define UTF8_GUESS_OUT  INT32_MAX          /* score of a ruled-out charset */
+
+/*
+** Costs are in 1/4 bits. A guess needs the runner-up (the cheapest
+** candidate whose text differs) to cost this much more.
+*/
+#define UTF8_GUESS_MARGIN (5*4)
+
+/*
+** The cost of s[0..n) read as each candidate (prior included), in
+** score[0..UTF8_GUESS_N); UTF8_GUESS_OUT where a charset is ruled out
+** (gbk and latin1 are never candidates: gb18030 and windows-1252 read the
+** same text). hash[] gets a fingerprint of each decoding, so that two
+** charsets that read s alike can be told from two that differ. Returns
+** the index of the cheapest candidate.
+*/
+int utf8_guess_score(const unsigned char *s, size_t n,
+                     int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]);
+
+/*
+** The charset s[0..n) was most likely written in: UTF8_GUESS_UTF8 for
+** well-formed s (decided by the validator alone) and for damaged UTF-8,
+** a utf8_charset, or UTF8_GUESS_NONE when the margin is not there.
+*/
+int utf8_guess(const unsigned char *s, size_t n);
+
+/* The same decision from utf8_guess_score()'s results. */
+int utf8_guess_pick(const int32_t score[UTF8_GUESS_N],
+                    const uint64_t hash[UTF8_GUESS_N]);
+
+/* 'utf-8' or the charset's canonical name; NULL for UTF8_GUESS_NONE. */
+const char *utf8_guess_name(int guess);
+
+/*
+** A group's evidence: add each ill-formed value's scores; the group's
+** guess is the candidate that explains the values best together. Each
+** value counts at most UTF8_GUESS_CAP against a candidate, so that a few
+** values of another kind cannot veto the rest.
+*/
+#define UTF8_GUESS_CAP (30*4)
+typedef struct utf8_guess_group {
+  int64_t total[UTF8_GUESS_N];   /* sum of capped costs above each value's best */
+  uint64_t nValue;               /* values added */
+} utf8_guess_group;
+
+void utf8_guess_group_init(utf8_guess_group *g);
+void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N]);
+/* The group's guess, or UTF8_GUESS_NONE when no value was added. */
+int utf8_guess_group_pick(const utf8_guess_group *g);
+
+/*
+** True if the value whose scores these are reads plausibly as cs: not
+** ruled out, and within UTF8_GUESS_MARGIN of its cheapest reading.
+*/
+int utf8_guess_plausible(const int32_t score[UTF8_GUESS_N], int cs);
+
+#endif
