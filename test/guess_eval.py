@@ -5,7 +5,7 @@ charset-normalizer on the same values.
 
   /usr/bin/python3 test/guess_eval.py [--corpus build/corpus] [--per-pair N]
       [--groups-per-pair N] [--peers uchardet,chardet,cn] [--cn-per-pair N]
-      [--cn-groups-per-pair N] [--by-pair] [--dump FILE] [--check]
+      [--cn-groups-per-pair N] [--by-pair] [--dump FILE [--dump-only]] [--check]
 
 THE TEST SET comes from the corpus's test split only (CORPUS/test/LANG.txt,
 UTF-8 lines, NFC), drawn from a fixed seed (printed; --seed changes it).
@@ -65,7 +65,7 @@ exact %, a totals row (over all values); utf8ext's and the peers' exact %
 by length bucket; utf8ext's most frequent wrong answers; each tool's time.
 --by-pair adds a row per (charset, language). --dump FILE writes the
 per-value set as length-prefixed binary values (a 4-byte little-endian
-length, then the bytes) for bench/guess_bench.c.
+length, then the bytes) for bench/guess_bench.c; --dump-only stops there.
 
 --check asserts: utf8ext's per-value exact >= 90%, above each peer's on
 the values that peer was run on, per-group exact >= 99%, per-value wrong
@@ -649,6 +649,7 @@ def main():
     ap.add_argument("--cn-groups-per-pair", type=int, default=3)
     ap.add_argument("--by-pair", action="store_true")
     ap.add_argument("--dump", metavar="FILE")
+    ap.add_argument("--dump-only", action="store_true", help="stop after --dump")
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
 
@@ -689,6 +690,8 @@ def main():
             for v in values:
                 f.write(struct.pack("<I", len(v.b)) + v.b)
         print("guess_eval: wrote %d values to %s" % (len(values), args.dump))
+        if args.dump_only:
+            return 0
 
     times = {}
     failures = []
