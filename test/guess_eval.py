@@ -31,8 +31,8 @@ the bytes hold, NFC-equal to the corpus's window), for every tool alike.
 
 GROUPS: for each pair, --groups-per-pair groups (default 10) of 20 values
 from consecutive lines of the language's file (one window per line, the
-same checks; a line that gives none is passed over), standing for one
-column of one source.
+same checks; a line that gives none is passed over; the file read as a
+ring), standing for one column of one source.
 
 SCORING. Per value, utf8ext's answer is utf8_guess(X) on X stored as TEXT:
 correct when utf8_recode(X, answer, 'whole') is the expected text, wrong
@@ -385,7 +385,7 @@ def read_lines(path):
 def build_set(conn, corpus, seed, per_pair, groups_per_pair):
     values, groups, pairs = [], [], []
     why_v, why_g = collections.Counter(), collections.Counter()
-    missing, short = [], []
+    missing, short, few = [], [], []
     cache = {}
     for cs, langs in PAIRS:
         enc = Encoder(cs)
@@ -399,6 +399,8 @@ def build_set(conn, corpus, seed, per_pair, groups_per_pair):
                     missing.append(lang)
                 continue
             pairs.append((cs, lang))
+            if len(lines) < 10 * GROUP_SIZE and "%s %d" % (lang, len(lines)) not in few:
+                few.append("%s %d" % (lang, len(lines)))
             rng = random.Random("%d:%s:%s" % (seed, cs, lang))
             got = []
             tries = 0
@@ -415,8 +417,8 @@ def build_set(conn, corpus, seed, per_pair, groups_per_pair):
             for g in range(groups_per_pair):
                 start = rng.randrange(len(lines))
                 members = []
-                for k in range(max(len(lines), 400)):
-                    if len(members) == GROUP_SIZE or k >= 40 * GROUP_SIZE:
+                for k in range(40 * GROUP_SIZE):
+                    if len(members) == GROUP_SIZE:
                         break
                     bucket = BUCKETS[len(members) % len(BUCKETS)]
                     line = lines[(start + k) % len(lines)]
@@ -428,6 +430,8 @@ def build_set(conn, corpus, seed, per_pair, groups_per_pair):
                     groups.append(Group(cs, lang, members))
                 else:
                     short.append("%s/%s: group %d had %d values" % (cs, lang, g, len(members)))
+    if few:
+        short.insert(0, "few test lines (values and groups repeat lines): " + ", ".join(few))
     return values, groups, pairs, why_v, why_g, missing, short
 
 
@@ -660,9 +664,11 @@ def main():
 
     t_start = time.perf_counter()
     conn = open_db(args.lib)
+    shown = os.path.relpath(args.corpus)
+    if shown.startswith(".."):
+        shown = args.corpus
     print("guess_eval: seed %d, corpus %s, %d values and %d groups of %d per pair"
-          % (args.seed, os.path.relpath(args.corpus), args.per_pair, args.groups_per_pair,
-             GROUP_SIZE))
+          % (args.seed, shown, args.per_pair, args.groups_per_pair, GROUP_SIZE))
     t0 = time.perf_counter()
     values, groups, pairs, why_v, why_g, missing, short = build_set(
         conn, args.corpus, args.seed, args.per_pair, args.groups_per_pair)
@@ -670,8 +676,7 @@ def main():
     if missing:
         print("guess_eval: no test file for %s: its pairs are skipped" % " ".join(missing))
     if not values:
-        print("guess_eval: no values: is %s/test/ there? (tools/corpus.py makes it)"
-              % os.path.relpath(args.corpus))
+        print("guess_eval: no values: is %s/test/ there? (tools/corpus.py makes it)" % shown)
         if args.check:
             print("FAIL: the test set is empty")
             print("guess_eval: 0 passed, 1 failed")
