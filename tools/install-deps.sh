@@ -5,7 +5,8 @@
 #
 # Every check runs the real thing: a C program is compiled, linked and run,
 # a Tcl script opens an SQLite database, clang links a libFuzzer target and
-# a ThreadSanitizer program, valgrind runs a program. A command's mere
+# a ThreadSanitizer program, valgrind runs a program, each charset detector
+# (uchardet, chardet, charset-normalizer) names the charset of a value. A command's mere
 # presence (or tclsh's exit status on a script read from stdin, which is 0
 # even after an error) is not taken as proof. After installing, every
 # check runs again and any still failing is an error.
@@ -124,6 +125,26 @@ check_gnuplot()   { q gnuplot --version; }
 check_sqlite_utils(){ q sqlite-utils --version; }
 check_litecli()   { q litecli --version; }
 check_apsw()      { q /usr/bin/python3 -c 'import apsw'; }
+# The charset detectors test/guess_eval.py and bench/guess_bench.c compare
+# utf8_guess with: each must name the charset of a short legacy value.
+check_uchardet()  { q /usr/bin/python3 -c '
+import ctypes
+u = ctypes.CDLL("libuchardet.so.0")
+u.uchardet_new.restype = ctypes.c_void_p
+u.uchardet_get_charset.restype = ctypes.c_char_p
+for f in ("uchardet_handle_data", "uchardet_data_end", "uchardet_get_charset", "uchardet_delete"):
+    getattr(u, f).argtypes = [ctypes.c_void_p] + ([ctypes.c_char_p, ctypes.c_size_t] if f == "uchardet_handle_data" else [])
+h = u.uchardet_new()
+b = "Съешь же ещё этих мягких французских булок".encode("cp1251")
+u.uchardet_handle_data(h, b, len(b)); u.uchardet_data_end(h)
+assert u.uchardet_get_charset(h) == b"WINDOWS-1251"
+u.uchardet_delete(h)'; }
+check_chardet()   { q /usr/bin/python3 -c '
+import chardet
+assert chardet.detect("Съешь же ещё этих мягких французских булок".encode("koi8_r"))["encoding"] == "KOI8-R"'; }
+check_cnorm()     { q /usr/bin/python3 -c '
+from charset_normalizer import from_bytes
+assert from_bytes("Съешь же ещё этих мягких французских булок, да выпей чаю".encode("cp1251")).best().encoding == "cp1251"'; }
 
 # CHECK PACKAGES...: what make test needs (and make demo, a part of it).
 table=(
@@ -145,6 +166,9 @@ table=(
   "check_sqlite_utils sqlite-utils"
   "check_litecli     litecli"
   "check_apsw        python3-apsw"
+  "check_uchardet    libuchardet0"
+  "check_chardet     python3-chardet"
+  "check_cnorm       python3-charset-normalizer"
 )
 if [ -n "$demo_only" ]; then
   table=(
