@@ -57,11 +57,11 @@ static const int16_t aPrior[UTF8_GUESS_N] = {
 
 /* A candidate the pooled model prices this much above the cheapest is not
 ** priced again by its languages' models: it is out. */
-#define PRUNE (40*Q)
+#define PRUNE (20*Q)
 #define DAMAGE_COST (24*Q)
 
 /* At most this many letters of ASCII-only words are priced per language. */
-#define WORD_LETTERS 48
+#define WORD_LETTERS 24
 
 /* The order candidates are priced in: the likeliest first, so that the
 ** others can stop as soon as they cannot come close. */
@@ -204,22 +204,68 @@ static int32_t word_cost(const unsigned char *s, size_t n, int lang){
   return cost;
 }
 
+/*
+** A fingerprint of what single-byte charset c reads the bytes >= 0x80 of
+** s as, or 0 when it has no character for one of them. Many charsets read
+** a value alike (é is 0xE9 in most Latin ones): those are priced once.
+*/
+static uint64_t single_reading(const unsigned char *s, size_t n, int c){
+  const uint16_t *t = utf8_cs_single[c];
+  uint64_t h = 0xCBF29CE484222325ull;
+  size_t i;
+  for(i=0; i<n; i++){
+    if( s[i]>=0x80 ){
+      uint16_t cp = t[s[i]-0x80];
+      if( cp==0xFFFD ) return 0;
+      h = (h ^ ((uint64_t)i<<21 ^ cp)) * 0x100000001B3ull;
+    }
+  }
+  return h | 1;
+}
+
+/* What one reading cost in one model, kept for a candidate that reads alike. */
+typedef struct priced { uint64_t reading; int lang; int32_t cost; int bExact; } priced;
+#define PRICED_MAX 48
+
 int utf8_guess_score(const unsigned char *s, size_t n,
                      int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
   size_t k;
-  int best = UTF8_GUESS_UTF8;
+  int best = UTF8_GUESS_UTF8, nPriced = 0;
   int32_t bestCost = INT32_MAX, cut;
   int32_t aWord[UTF8_MODEL_NLANG];      /* word_cost() per language, or -1 */
+  uint64_t aReading[UTF8_GUESS_N];      /* single_reading(), 0 for others */
+  priced aPriced[PRICED_MAX];
   for(k=0; k<UTF8_GUESS_N; k++){
     score[k] = UTF8_GUESS_OUT;
     hash[k] = 0;
+    aReading[k] = 0;
   }
   /* First every candidate by the pooled model, to keep the few worth a
-  ** closer look; then those by each of their charset's languages. */
+  ** closer look; then those by each of their charset's languages. A
+  ** candidate that reads the value as one priced before costs the same,
+  ** but for its prior. (A cost cut short at a limit is a lower bound, and
+  ** the limits only fall, so it stays above the limit of a later one.) */
   for(k=0; k<sizeof(aOrder); k++){
     int c = aOrder[k];
     int32_t limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE;
-    int32_t v = price(s, n, c, -1, limit, &hash[c]);
+    int32_t v;
+    size_t j;
+    if( c<UTF8_CS_FIRST_MULTI ){
+      aReading[c] = single_reading(s, n, c);
+      if( aReading[c]==0 ) continue;
+      for(j=0; j<k; j++){
+        int d = aOrder[j];
+        if( aReading[d]==aReading[c] && score[d]!=UTF8_GUESS_OUT ) break;
+      }
+      if( j<k ){
+        int d = aOrder[j];
+        score[c] = score[d] - aPrior[d] + aPrior[c];
+        hash[c] = hash[d];
+        if( score[c]<bestCost ) bestCost = score[c];
+        continue;
+      }
+    }
+    v = price(s, n, c, -1, limit, &hash[c]);
     score[c] = v;
     if( v<bestCost ) bestCost = v;
   }
@@ -236,14 +282,32 @@ int utf8_guess_score(const unsigned char *s, size_t n,
     }
     m = utf8_model_charset_langs[c];
     for(lang=0; m; lang++, m>>=1){
-      int32_t limit, x;
+      int32_t limit, x = -1;
       uint64_t h;
+      int j;
       if( (m & 1)==0 ) continue;
       limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + UTF8_GUESS_CAP;
       if( v<limit ) limit = v;
       if( aWord[lang]<0 ) aWord[lang] = word_cost(s, n, lang);
-      x = price(s, n, c, lang, limit, &h);
-      if( x<limit ) x += aWord[lang];
+      for(j=0; aReading[c] && j<nPriced; j++){
+        priced *p = &aPriced[j];
+        if( p->reading==aReading[c] && p->lang==lang
+         && (p->bExact || p->cost+aPrior[c]>limit) ){
+          x = p->cost + aPrior[c];
+          break;
+        }
+      }
+      if( x<0 ){
+        x = price(s, n, c, lang, limit, &h);
+        if( aReading[c] && nPriced<PRICED_MAX ){
+          priced *p = &aPriced[nPriced++];
+          p->reading = aReading[c];
+          p->lang = lang;
+          p->cost = x - aPrior[c];
+          p->bExact = x<=limit;
+        }
+      }
+      if( x<=limit ) x += aWord[lang];
       if( x<v ) v = x;
     }
     score[c] = v;
@@ -289,13 +353,22 @@ void utf8_guess_group_init(utf8_guess_group *g){
   memset(g, 0, sizeof(*g));
 }
 
+/*
+** A group adds each value's costs without the priors (a charset's prior is
+** counted once for the group, not once per value: twenty Greek values
+** that read alike in windows-1253 and ISO-8859-7 but one are not twenty
+** reasons for windows-1253).
+*/
 void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N]){
   int c;
   int32_t best = UTF8_GUESS_OUT;
-  for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<best ) best = score[c];
+  for(c=0; c<UTF8_GUESS_N; c++){
+    if( score[c]!=UTF8_GUESS_OUT && score[c]-aPrior[c]<best ) best = score[c]-aPrior[c];
+  }
   if( best==UTF8_GUESS_OUT ) return;
   for(c=0; c<UTF8_GUESS_N; c++){
-    int64_t d = score[c]==UTF8_GUESS_OUT ? UTF8_GUESS_CAP : (int64_t)score[c]-best;
+    int64_t d = score[c]==UTF8_GUESS_OUT ? UTF8_GUESS_CAP
+              : (int64_t)score[c]-aPrior[c]-best;
     g->total[c] += d<UTF8_GUESS_CAP ? d : UTF8_GUESS_CAP;
   }
   g->nValue++;
@@ -307,7 +380,7 @@ int utf8_guess_group_pick(const utf8_guess_group *g){
   if( g->nValue==0 ) return UTF8_GUESS_NONE;
   for(k=0; k<sizeof(aOrder); k++){
     c = aOrder[k];
-    if( best<0 || g->total[c]<g->total[best] ) best = c;
+    if( best<0 || g->total[c]+aPrior[c]<g->total[best]+aPrior[best] ) best = c;
   }
   return best;
 }

@@ -38,6 +38,9 @@ MAX_LINES = 200000  # per language, the first lines of its train file
 EDGE = "EDGE"       # the value's start and end
 NLOCAL = 64         # classes of a language's own bigram table, the last "other"
 ALPHA = 50.0        # pseudo-count of the global model in a language's "other"
+UNIVERSAL = ["EDGE", "SPACE", "DIGIT", "PUNCT", ",", ".", "?", "!", ":", ";",
+             "-", "(", ")", '"', "'", "/"]
+MIX = 0.5           # a non-letter after a letter: at least MIX times the pooled odds
 
 # Which languages each charset is used for: a candidate decoding is scored
 # by the model of each of its charset's languages, and the best counts.
@@ -324,12 +327,30 @@ def main():
         return max(0, min(255, int(round(bits * QUANT))))
 
     bigram = []
+    p_big = []          # the same as probabilities, row by row
     for a in range(K):
         t = max(1, len(seen[a]))
         ca = row[a]
+        r = []
         for b in range(K):
             p = (big.get((a, b), 0.0) + t * p_uni[b]) / (ca + t)
+            r.append(p)
             bigram.append(q(-math.log2(p)))
+        p_big.append(r)
+
+    def cls_script_of(c):
+        name = classes[c]
+        if len(name) == 1:
+            return letter_script(name)
+        return 1 if name.startswith("L-") or name in CJK_GROUPS else 0
+
+    # What follows a letter, any letter of any language.
+    after_letter = [0.0] * K
+    for (a, b), v in big.items():
+        if cls_script_of(a):
+            after_letter[b] += v
+    tl = sum(after_letter)
+    after_letter = [v / tl for v in after_letter]
 
     # Each language's own bigram over its NLOCAL-1 most frequent classes and
     # "other"; a class in "other" costs what the language (or, never seen
@@ -340,7 +361,11 @@ def main():
         cnt = defaultdict(int)
         for (a, b), v in lb.items():
             cnt[b] += v
-        top = sorted(cnt, key=lambda c: (-cnt[c], c))[:NLOCAL - 1]
+        # Every language's table has the classes all text shares (word
+        # lists lack the punctuation), then its most frequent ones.
+        top = [cls_id[c] for c in UNIVERSAL]
+        top += [c for c in sorted(cnt, key=lambda c: (-cnt[c], c)) if c not in top]
+        top = top[:NLOCAL - 1]
         local = [NLOCAL - 1] * K
         for i, c in enumerate(top):
             local[c] = i
@@ -365,11 +390,18 @@ def main():
             lcnt[lbb] += v
         ltot = sum(lcnt)
         lp = [(x + 0.5) / (ltot + 0.5 * NLOCAL) for x in lcnt]
+        # A language known only from a word list has never seen a comma
+        # or a question mark after a letter, which every language's text
+        # has: after a letter, a non-letter costs at most what it costs
+        # after any letter of any language (times MIX).
         table = []
         for a in range(NLOCAL):
             t = max(1, len(lseen[a]))
+            a_letter = any(cls_script_of(c) for c in range(K) if local[c] == a)
             for b in range(NLOCAL):
                 p = (ll.get((a, b), 0) + t * lp[b]) / (lrow[a] + t)
+                if a_letter and b < len(top) and not cls_script_of(top[b]):
+                    p = max(p, MIX * after_letter[top[b]])
                 table.append(q(-math.log2(p)))
         lang_local.append(local)
         lang_extra.append(extra)
