@@ -60,8 +60,7 @@ static const int16_t aPrior[UTF8_GUESS_N] = {
 #define PRUNE (20*Q)
 #define DAMAGE_COST (24*Q)
 
-/* At most this many letters of ASCII-only words are priced per language. */
-#define WORD_LETTERS 24
+
 
 /* The order candidates are priced in: the likeliest first, so that the
 ** others can stop as soon as they cannot come close. */
@@ -79,6 +78,59 @@ static const uint8_t aOrder[] = {
   UTF8_CS_ISO8859_16,
 };
 
+/*
+** A value as every candidate walks it, worked out once: its runs of bytes
+** >= 0x80 (the first MAX_RUNS; past them, price() looks for the rest
+** itself).
+*/
+#define MAX_RUNS 128
+/* At most this many letters of ASCII-only words are priced per language. */
+#define WORD_LETTERS 24
+typedef struct value_view {
+  const unsigned char *s;
+  size_t n;
+  int nRun;                     /* runs in aStart/aEnd */
+  int bMore;                    /* more runs after the last one kept */
+  size_t aStart[MAX_RUNS], aEnd[MAX_RUNS];
+  int nWord;                    /* words of word_cost() in aWordA/aWordB */
+  size_t aWordA[WORD_LETTERS], aWordB[WORD_LETTERS];
+} value_view;
+
+static int is_ascii_letter(unsigned char c){
+  return (c|0x20)>='a' && (c|0x20)<='z';
+}
+
+static void view_init(value_view *v, const unsigned char *s, size_t n){
+  size_t i = 0, nLetter = 0;
+  v->s = s;
+  v->n = n;
+  v->nRun = 0;
+  v->bMore = 0;
+  v->nWord = 0;
+  while( i<n ){
+    if( s[i]<0x80 ){ i++; continue; }
+    if( v->nRun==MAX_RUNS ){ v->bMore = 1; break; }
+    v->aStart[v->nRun] = i;
+    while( i<n && s[i]>=0x80 ) i++;
+    v->aEnd[v->nRun++] = i;
+  }
+  /* the words all of ASCII letters, not next to a byte >= 0x80 (those
+  ** are priced with their candidates), up to WORD_LETTERS letters */
+  i = 0;
+  while( i<n && nLetter<WORD_LETTERS && v->nWord<WORD_LETTERS ){
+    size_t a, b;
+    while( i<n && !is_ascii_letter(s[i]) ) i++;
+    a = i;
+    while( i<n && is_ascii_letter(s[i]) ) i++;
+    b = i;
+    if( a==b ) break;
+    if( (a>0 && s[a-1]>=0x80) || (b<n && s[b]>=0x80) ) continue;
+    nLetter += b-a;
+    v->aWordA[v->nWord] = a;
+    v->aWordB[v->nWord++] = b;
+  }
+}
+
 /* A reading in progress: its cost so far, the character before, a hash. */
 typedef struct reading {
   int32_t cost;
@@ -91,55 +143,63 @@ static void add(reading *r, uint32_t cp){
   r->hash = (r->hash ^ cp) * 0x100000001B3ull;
 }
 
-static int is_ascii_letter(unsigned char c){
-  return (c|0x20)>='a' && (c|0x20)<='z';
-}
-
 /*
 ** The ASCII s[from..to) between priced characters (or an end of the
 ** value): its first character follows a priced character (unless from is
 ** 0), its first letter follows the last letter priced, its last character
 ** precedes the next run. The rest reads alike in every candidate.
 */
-static void ascii(reading *r, const unsigned char *s, size_t from, size_t to){
-  size_t j = from;
+static void ascii(reading *r, const unsigned char *s, size_t from, size_t to,
+                  int bLetter){
   if( from>0 ){
     add(r, s[from]);
-    j = from+1;
-    if( is_ascii_letter(s[from]) ) j = to;
-  }
-  for(; j<to; j++){
-    if( is_ascii_letter(s[j]) ){
-      if( from>0 ) r->cost += utf8_model_latin(&r->prev);
-      else r->prev.script = UTF8_MODEL_SCRIPT_LATIN;  /* alike in all */
-      break;
+    if( bLetter && !is_ascii_letter(s[from]) ){
+      r->cost += utf8_model_latin(&r->prev);
     }
+  }else if( bLetter ){
+    r->prev.script = UTF8_MODEL_SCRIPT_LATIN;       /* alike in all */
   }
   utf8_model_set(&r->prev, s[to-1]);
+}
+
+/* 1 if s[from..to) has an ASCII letter. */
+static int has_letter(const unsigned char *s, size_t from, size_t to){
+  for(; from<to; from++) if( is_ascii_letter(s[from]) ) return 1;
+  return 0;
 }
 
 /*
 ** Price s[0..n) read as candidate c; UTF8_GUESS_OUT if c cannot read it.
 ** Stops early (returning a cost above limit) once the cost passes limit.
 */
-static int32_t price(const unsigned char *s, size_t n, int c, int lang,
-                     int32_t limit, uint64_t *pHash){
+static int32_t price(const value_view *v, int c, int lang, int32_t limit,
+                     uint64_t *pHash){
+  const unsigned char *s = v->s;
+  size_t n = v->n;
   reading r;
   size_t i = 0, pos = 0;
+  int k = 0;
   const uint16_t *single = c<UTF8_CS_FIRST_MULTI ? utf8_cs_single[c] : 0;
   r.cost = aPrior[c];
   r.hash = 0xCBF29CE484222325ull;
   utf8_model_start(&r.prev, lang);
   while( i<n ){
     size_t end, w;
-    while( i<n && s[i]<0x80 ) i++;           /* the next run of high bytes */
-    if( i>=n ) break;
-    end = i;
-    while( end<n && s[end]>=0x80 ) end++;
+    if( k<v->nRun ){                         /* the next run of high bytes */
+      if( v->aEnd[k]<=i ){ k++; continue; }  /* taken by the last character */
+      if( v->aStart[k]>i ) i = v->aStart[k];
+      end = v->aEnd[k++];
+    }else{
+      if( !v->bMore ) break;
+      while( i<n && s[i]<0x80 ) i++;
+      if( i>=n ) break;
+      end = i;
+      while( end<n && s[end]>=0x80 ) end++;
+    }
     /* the letters of its word before it are priced with it: they tell
     ** one language from another (uchardet keeps such words whole too) */
     for(w=i; w>pos && is_ascii_letter(s[w-1]); w--){}
-    if( w>pos ) ascii(&r, s, pos, w);
+    if( w>pos ) ascii(&r, s, pos, w, has_letter(s, pos, w));
     for(; w<i; w++) add(&r, s[w]);
     while( i<end ){
       uint32_t cp[2];
@@ -169,7 +229,7 @@ static int32_t price(const unsigned char *s, size_t n, int c, int lang,
     r.hash = (r.hash ^ (uint64_t)pos) * 0x100000001B3ull;
     if( r.cost>limit ) break;
   }
-  if( pos<n ) ascii(&r, s, pos, n);
+  if( pos<n ) ascii(&r, s, pos, n, has_letter(s, pos, n));
   else r.cost += utf8_model_end(&r.prev);
   *pHash = r.hash;
   return r.cost;
@@ -182,24 +242,18 @@ static int32_t price(const unsigned char *s, size_t n, int c, int lang,
 ** language, and they often say which language a value is in ("nicht"
 ** next to "primär"). Up to WORD_LETTERS letters, from the start.
 */
-static int32_t word_cost(const unsigned char *s, size_t n, int lang){
-  size_t i = 0, nLetter = 0;
+static int32_t word_cost(const value_view *v, int lang){
+  const unsigned char *s = v->s;
   int32_t cost = 0;
+  int k;
   utf8_model_state st;
-  while( i<n && nLetter<WORD_LETTERS ){
-    size_t a, b;
-    while( i<n && !is_ascii_letter(s[i]) ) i++;
-    a = i;
-    while( i<n && is_ascii_letter(s[i]) ) i++;
-    b = i;
-    if( a==b ) break;
-    if( (a>0 && s[a-1]>=0x80) || (b<n && s[b]>=0x80) ) continue;
-    nLetter += b-a;
+  for(k=0; k<v->nWord; k++){
+    size_t a = v->aWordA[k], b = v->aWordB[k];
     utf8_model_start(&st, lang);
     st.script = UTF8_MODEL_SCRIPT_LATIN;
     if( a>0 ) utf8_model_set(&st, s[a-1]);
     for(; a<b; a++) cost += utf8_model_step(&st, s[a]);
-    cost += b<n ? utf8_model_step(&st, s[b]) : utf8_model_end(&st);
+    cost += b<v->n ? utf8_model_step(&st, s[b]) : utf8_model_end(&st);
   }
   return cost;
 }
@@ -209,12 +263,23 @@ static int32_t word_cost(const unsigned char *s, size_t n, int lang){
 ** s as, or 0 when it has no character for one of them. Many charsets read
 ** a value alike (é is 0xE9 in most Latin ones): those are priced once.
 */
-static uint64_t single_reading(const unsigned char *s, size_t n, int c){
+static uint64_t single_reading(const value_view *v, int c){
   const uint16_t *t = utf8_cs_single[c];
+  const unsigned char *s = v->s;
   uint64_t h = 0xCBF29CE484222325ull;
-  size_t i;
-  for(i=0; i<n; i++){
-    if( s[i]>=0x80 ){
+  size_t i = 0, end;
+  int k = 0;
+  while( 1 ){
+    if( k<v->nRun ){
+      i = v->aStart[k];
+      end = v->aEnd[k++];
+    }else{
+      if( !v->bMore ) break;
+      while( i<v->n && s[i]<0x80 ) i++;
+      if( i>=v->n ) break;
+      for(end=i; end<v->n && s[end]>=0x80; end++){}
+    }
+    for(; i<end; i++){
       uint16_t cp = t[s[i]-0x80];
       if( cp==0xFFFD ) return 0;
       h = (h ^ ((uint64_t)i<<21 ^ cp)) * 0x100000001B3ull;
@@ -230,11 +295,14 @@ typedef struct priced { uint64_t reading; int lang; int32_t cost; int bExact; } 
 int utf8_guess_score(const unsigned char *s, size_t n,
                      int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
   size_t k;
-  int best = UTF8_GUESS_UTF8, nPriced = 0;
+  int best = UTF8_GUESS_UTF8, nPriced = 0, nLive = 0, j;
+  uint8_t aLive[UTF8_GUESS_N];          /* the candidates left for stage 2 */
   int32_t bestCost = INT32_MAX, cut;
   int32_t aWord[UTF8_MODEL_NLANG];      /* word_cost() per language, or -1 */
   uint64_t aReading[UTF8_GUESS_N];      /* single_reading(), 0 for others */
   priced aPriced[PRICED_MAX];
+  value_view view;
+  view_init(&view, s, n);
   for(k=0; k<UTF8_GUESS_N; k++){
     score[k] = UTF8_GUESS_OUT;
     hash[k] = 0;
@@ -251,7 +319,7 @@ int utf8_guess_score(const unsigned char *s, size_t n,
     int32_t v;
     size_t j;
     if( c<UTF8_CS_FIRST_MULTI ){
-      aReading[c] = single_reading(s, n, c);
+      aReading[c] = single_reading(&view, c);
       if( aReading[c]==0 ) continue;
       for(j=0; j<k; j++){
         int d = aOrder[j];
@@ -265,21 +333,29 @@ int utf8_guess_score(const unsigned char *s, size_t n,
         continue;
       }
     }
-    v = price(s, n, c, -1, limit, &hash[c]);
+    v = price(&view, c, -1, limit, &hash[c]);
     score[c] = v;
     if( v<bestCost ) bestCost = v;
   }
   cut = bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE;
   bestCost = INT32_MAX;
   for(k=0; k<UTF8_MODEL_NLANG; k++) aWord[k] = -1;
+  /* the survivors, cheapest first: the best found early cuts the others
+  ** short (a tie keeps aOrder's order) */
   for(k=0; k<sizeof(aOrder); k++){
-    int c = aOrder[k], lang;
-    uint64_t m;
-    int32_t v = UTF8_GUESS_OUT;
+    int c = aOrder[k];
     if( score[c]==UTF8_GUESS_OUT || score[c]>cut ){
       score[c] = UTF8_GUESS_OUT;
       continue;
     }
+    for(j=nLive; j>0 && score[aLive[j-1]]>score[c]; j--) aLive[j] = aLive[j-1];
+    aLive[j] = (uint8_t)c;
+    nLive++;
+  }
+  for(k=0; k<(size_t)nLive; k++){
+    int c = aLive[k], lang;
+    uint64_t m;
+    int32_t v = UTF8_GUESS_OUT;
     m = utf8_model_charset_langs[c];
     for(lang=0; m; lang++, m>>=1){
       int32_t limit, x = -1;
@@ -288,7 +364,9 @@ int utf8_guess_score(const unsigned char *s, size_t n,
       if( (m & 1)==0 ) continue;
       limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + UTF8_GUESS_CAP;
       if( v<limit ) limit = v;
-      if( aWord[lang]<0 ) aWord[lang] = word_cost(s, n, lang);
+      if( aWord[lang]<0 ) aWord[lang] = word_cost(&view, lang);
+      /* the reading alone must stay under limit less the words' cost */
+      if( limit!=INT32_MAX ) limit -= aWord[lang];
       for(j=0; aReading[c] && j<nPriced; j++){
         priced *p = &aPriced[j];
         if( p->reading==aReading[c] && p->lang==lang
@@ -298,7 +376,7 @@ int utf8_guess_score(const unsigned char *s, size_t n,
         }
       }
       if( x<0 ){
-        x = price(s, n, c, lang, limit, &h);
+        x = price(&view, c, lang, limit, &h);
         if( aReading[c] && nPriced<PRICED_MAX ){
           priced *p = &aPriced[nPriced++];
           p->reading = aReading[c];
@@ -307,7 +385,7 @@ int utf8_guess_score(const unsigned char *s, size_t n,
           p->bExact = x<=limit;
         }
       }
-      if( x<=limit ) x += aWord[lang];
+      x += aWord[lang];
       if( x<v ) v = x;
     }
     score[c] = v;
