@@ -969,7 +969,9 @@ static int job_prepare_log(repair_job *pJob, int bLogExists){
     if( rc==SQLITE_OK ){
       job_prepare_rescue(pJob);
       if( pJob->pRescue==0 ){
-        rc = utf8ext_job_sql_error(pJob, sqlite3_errcode(pJob->db));
+        /* SQLite's error; none when its SQL could not even be made */
+        int rc2 = sqlite3_errcode(pJob->db);
+        rc = rc2==SQLITE_OK ? SQLITE_NOMEM : utf8ext_job_sql_error(pJob, rc2);
       }
     }
     return rc;
