@@ -47,7 +47,8 @@ CORE_HDR += core/simd_kl.h core/simd_x86.h
 CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC))
 GLUE_SRC := utf8ext.c utf8ext_value.c utf8ext_scalars.c utf8ext_codepoints.c \
             utf8ext_scan.c utf8ext_audit.c utf8ext_spill.c utf8ext_job.c \
-            utf8ext_repair.c utf8ext_undo.c utf8ext_guess.c
+            utf8ext_repair.c utf8ext_undo.c utf8ext_guess.c \
+            utf8ext_guard.c
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(GLUE_SRC))
 
 # ---- platform: the module's file name (ecosystem section) ---------------

@@ -41,6 +41,9 @@
 **                              mojibake), logging originals
 **     utf8_undo([TABLE [,SCHEMA]])  put the logged originals back
 **                              (both utf8ext_repair.c)
+**     utf8_guard(TABLE [,SCHEMA])  triggers that refuse ill-formed text
+**                              on INSERT and UPDATE of TABLE
+**     utf8_unguard(TABLE [,SCHEMA])  drop them (both utf8ext_guard.c)
 **
 ** Errors are SQL errors whose message starts with the function's name. An
 ** option (R, RULE, ENC) that is not valid is an error even when X is NULL
@@ -72,6 +75,7 @@ static int register_all(sqlite3 *db){
   if( rc==SQLITE_OK ) rc = utf8ext_register_audit(db);
   if( rc==SQLITE_OK ) rc = utf8ext_register_repair(db);
   if( rc==SQLITE_OK ) rc = utf8ext_register_guess(db);
+  if( rc==SQLITE_OK ) rc = utf8ext_register_guard(db);
   return rc;
 }
 

@@ -20,6 +20,9 @@
 **     utf8ext_repair.c      utf8_repair: the one unit that writes users'
 **                           tables
 **     utf8ext_undo.c        utf8_undo: puts the logged originals back
+**     utf8ext_guard.c       utf8_guard and utf8_unguard: triggers that
+**                           refuse ill-formed text; tells the job unit
+**                           which triggers are its own
 **     utf8ext_value.c       reading values, SQL literals, hex, escaped
 **                           names, option names: the helpers of all above
 */
@@ -183,6 +186,22 @@ void utf8ext_charset_names(char *buf, size_t size);
 #define UTF8EXT_ENCODING_NAMES "'cp1252' (or 'windows-1252'), 'latin1' " \
   "(or 'latin-1', 'iso-8859-1'), 'cesu8', 'mutf8', 'utf-8'"
 
+/* ---- utf8ext_guard.c ---------------------------------------------------- */
+
+/*
+** Whether a trigger is one utf8_guard made: UTF8EXT_GUARD_INSERT or
+** UTF8EXT_GUARD_UPDATE when trigger zName, whose table (sqlite_schema's
+** tbl_name) is zTable and whose CREATE statement as sqlite_schema keeps
+** it is zSql, is named and written exactly as utf8_guard names and
+** writes that kind of trigger for that table and the columns it checks;
+** 0 when not (any argument NULL included); -SQLITE_NOMEM when out of
+** memory. utf8_repair lets the update trigger be; utf8_undo refuses it.
+*/
+#define UTF8EXT_GUARD_INSERT 1
+#define UTF8EXT_GUARD_UPDATE 2
+int utf8ext_guard_trigger_kind(const char *zTable, const char *zName,
+                               const char *zSql);
+
 /* ---- registration of each unit ----------------------------------------- */
 
 int utf8ext_register_scalars(sqlite3 *db);
@@ -190,5 +209,6 @@ int utf8ext_register_codepoints(sqlite3 *db);
 int utf8ext_register_audit(sqlite3 *db);
 int utf8ext_register_repair(sqlite3 *db);
 int utf8ext_register_guess(sqlite3 *db);
+int utf8ext_register_guard(sqlite3 *db);
 
 #endif /* UTF8EXT_GLUE_H */

@@ -435,30 +435,63 @@ static int trigger_fires_on_update(const char *zSql){
 
 /*
 ** Refuse a table with a trigger that fires on UPDATE, in its own schema or
-** in temp (a temporary trigger can watch a table of any schema).
+** in temp (a temporary trigger can watch a table of any schema). The
+** update trigger of utf8_guard (utf8ext_guard.c) in the table's own
+** schema only refuses ill-formed text: a repair, which writes only
+** well-formed text, lets it be; undo, which writes the ill-formed
+** originals back, would be refused by it half way, so it refuses the
+** table before it starts.
 */
 int utf8ext_refuse_update_triggers(repair_job *pJob, const utf8ext_table *p){
   sqlite3_stmt *pStmt;
+  int bTemp = sqlite3_stricmp(p->zSchema, "temp")==0;
   int rc = utf8ext_job_prepare(pJob, sqlite3_mprintf(
-      "SELECT name, sql FROM \"%w\".sqlite_master WHERE type='trigger'"
-      " AND tbl_name=?1 COLLATE NOCASE UNION ALL"
-      " SELECT name, sql FROM temp.sqlite_master WHERE type='trigger'"
-      " AND tbl_name=?1 COLLATE NOCASE", p->zSchema), &pStmt);
+      "SELECT name, sql, tbl_name, 1 FROM \"%w\".sqlite_master"
+      " WHERE type='trigger' AND tbl_name=?1 COLLATE NOCASE UNION ALL"
+      " SELECT name, sql, tbl_name, 0 FROM temp.sqlite_master"
+      " WHERE type='trigger' AND tbl_name=?1 COLLATE NOCASE", p->zSchema),
+      &pStmt);
   if( rc!=SQLITE_OK ) return rc;
   sqlite3_bind_text(pStmt, 1, p->zName, -1, SQLITE_STATIC);
   while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
+    const char *zName = (const char*)sqlite3_column_text(pStmt, 0);
     const char *zSql = (const char*)sqlite3_column_text(pStmt, 1);
-    if( zSql && trigger_fires_on_update(zSql) ){
+    int eKind = 0;
+    if( zSql==0 || !trigger_fires_on_update(zSql) ) continue;
+    if( bTemp || sqlite3_column_int(pStmt, 3) ){
+      eKind = utf8ext_guard_trigger_kind(
+          (const char*)sqlite3_column_text(pStmt, 2), zName, zSql);
+      if( eKind<0 ){ rc = -eKind; break; }
+    }
+    if( eKind==UTF8EXT_GUARD_UPDATE && strcmp(pJob->zFunc, "utf8_undo")!=0 ){
+      continue;
+    }
+    if( eKind==UTF8EXT_GUARD_UPDATE ){
+      char *zCall = bTemp || sqlite3_stricmp(p->zSchema, "main")!=0
+          ? sqlite3_mprintf("'%q', '%q'", p->zName, p->zSchema)
+          : sqlite3_mprintf("'%q'", p->zName);
+      if( zCall==0 ){ rc = SQLITE_NOMEM; break; }
+      rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, 0,
+          "it is guarded by utf8_guard (trigger \"%w\"), which would refuse"
+          " the ill-formed originals undo writes back; call utf8_unguard(%s)"
+          " first, then utf8_guard(%s) after", zName, zCall, zCall);
+      sqlite3_free(zCall);
+    }else{
       rc = utf8ext_job_error_at(pJob, SQLITE_ERROR, p, -1, 0,
           "trigger \"%w\" fires on UPDATE and could change what is written"
           " or act elsewhere, so the round trip could not be exact; drop it"
-          " for the repair and create it again after",
-          sqlite3_column_text(pStmt, 0));
-      break;
+          " for the repair and create it again after%s", zName,
+          sqlite3_strnicmp(zName, "utf8_guard_", 11)==0
+          ? " (a trigger of utf8_guard whose table or column was renamed"
+            " since is no longer one: drop it, and call utf8_guard again)"
+          : "");
     }
+    break;
   }
   if( rc==SQLITE_DONE ) rc = SQLITE_OK;
-  else if( rc!=SQLITE_ERROR ) rc = utf8ext_job_sql_error(pJob, rc);
+  else if( rc!=SQLITE_ERROR && rc!=SQLITE_NOMEM ){
+    rc = utf8ext_job_sql_error(pJob, rc);
+  }
   sqlite3_finalize(pStmt);
   return rc;
 }
@@ -936,7 +969,9 @@ static int job_prepare_log(repair_job *pJob, int bLogExists){
     if( rc==SQLITE_OK ){
       job_prepare_rescue(pJob);
       if( pJob->pRescue==0 ){
-        rc = utf8ext_job_sql_error(pJob, sqlite3_errcode(pJob->db));
+        /* SQLite's error; none when its SQL could not even be made */
+        int rc2 = sqlite3_errcode(pJob->db);
+        rc = rc2==SQLITE_OK ? SQLITE_NOMEM : utf8ext_job_sql_error(pJob, rc2);
       }
     }
     return rc;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # sql/demo.sh - the main job: import the sample CSV into a database, audit
-# it, repair it (logging every original), audit it again, and add CHECK
-# constraints so bad text stays out; all in the real sqlite3 shell.
+# it, repair it (logging every original), audit it again, and guard the
+# table (utf8_guard) so bad text stays out; all in the real sqlite3 shell.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 db=${DEMO_DB:-build/sample.db}
@@ -21,10 +21,10 @@ echo
 echo "== audit again"
 run '.read sql/audit.sql'
 echo
-echo "== constraints (sql/constraints.sql)"
+echo "== guard (sql/constraints.sql)"
 run '.read sql/constraints.sql'
 echo "== an ill-formed INSERT, which the table now refuses"
 if out=$(run "INSERT INTO imported(name) VALUES (CAST(x'5A6FEB' AS TEXT))" 2>&1); then
-  echo "not refused: the CHECK constraints are missing" >&2; exit 1
+  echo "not refused: the guard is missing" >&2; exit 1
 fi
 echo "refused, as intended: ${out#Error: }"

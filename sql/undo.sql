@@ -6,7 +6,9 @@
 --
 -- A value changed since the repair, or a column that has gained
 -- CHECK (utf8_valid(...)), makes utf8_undo refuse: nothing changes and the
--- error says which table, column and row.
+-- error says which table, column and row. So does a table guarded by
+-- utf8_guard (sql/constraints.sql): SELECT utf8_unguard('imported') first,
+-- and utf8_guard('imported') again after.
 
 .bail on
 .headers on
