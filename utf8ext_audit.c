@@ -619,7 +619,7 @@ static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
           uint64_t hash[UTF8_GUESS_N];
           int g;
           utf8_guess_score(z, (size_t)n, score, hash);
-          utf8_guess_group_add(&c->guess, score);
+          utf8_guess_group_add(&c->guess, score, hash);
           for(g=0; g<UTF8_GUESS_N; g++){
             c->anPlausible[g] += utf8_guess_plausible(score, g);
           }

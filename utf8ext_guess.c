@@ -50,7 +50,7 @@ static void groupStep(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     int32_t score[UTF8_GUESS_N];
     uint64_t hash[UTF8_GUESS_N];
     utf8_guess_score(z, (size_t)n, score, hash);
-    utf8_guess_group_add(&p->g, score);
+    utf8_guess_group_add(&p->g, score, hash);
   }
 }
 

@@ -355,6 +355,10 @@ static int repair_auto_value(repair_job *pJob, int iCol,
   utf8_guess_score(z, (size_t)n, score, hash);
   if( g==UTF8_GUESS_NONE || !utf8_guess_plausible(score, g) ){
     g = utf8_guess_pick(score, hash);
+  }else{
+    /* the same text by the name utf8_guess() gives it, if they agree */
+    int own = utf8_guess_pick(score, hash);
+    if( own!=UTF8_GUESS_NONE && hash[own]==hash[g] ) g = own;
   }
   if( g==UTF8_GUESS_NONE ) g = UTF8_GUESS_UTF8;
   if( pJob->azAuto[g]==0 ){
@@ -828,7 +832,7 @@ static int table_guesses(repair_job *pJob, const utf8ext_table *p){
         if( z==0 ){ rc = SQLITE_NOMEM; break; }
         if( utf8_is_valid(z, (size_t)sqlite3_value_bytes(v)) ) continue;
         utf8_guess_score(z, (size_t)sqlite3_value_bytes(v), score, hash);
-        utf8_guess_group_add(&aGroup[i], score);
+        utf8_guess_group_add(&aGroup[i], score, hash);
       }
     }
     if( rc==SQLITE_DONE ) rc = SQLITE_OK;

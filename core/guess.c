@@ -131,6 +131,25 @@ static void view_init(value_view *v, const unsigned char *s, size_t n){
   }
 }
 
+/*
+** The first code point whose UTF-8 begins with the n bytes of a truncated
+** unit at z (n is 1 to 3; each next byte the smallest that keeps it
+** well-formed).
+*/
+static uint32_t cut_character(const unsigned char *z, size_t n){
+  unsigned char b[4];
+  size_t len = z[0]>=0xF0 ? 4 : z[0]>=0xE0 ? 3 : 2, k;
+  utf8_unit u;
+  for(k=0; k<len; k++){
+    if( k<n ) b[k] = z[k];
+    else if( k==1 && z[0]==0xE0 ) b[k] = 0xA0;
+    else if( k==1 && z[0]==0xF0 ) b[k] = 0x90;
+    else b[k] = 0x80;
+  }
+  u = utf8_decode_unit(b, len);
+  return u.reason==UTF8_OK ? u.codepoint : 0xFFFD;
+}
+
 /* A reading in progress: its cost so far, the character before, a hash. */
 typedef struct reading {
   int32_t cost;
@@ -211,8 +230,16 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
         utf8_unit u = utf8_decode_unit(s+i, n-i);
         i += u.length;
         if( u.reason!=UTF8_OK ){
-          r.cost += i==n && u.reason==UTF8_TRUNCATED ? CUT_COST : DAMAGE_COST;
           r.hash = (r.hash ^ 0xFFFD) * 0x100000001B3ull;
+          if( i==n && u.reason==UTF8_TRUNCATED ){
+            /* cut at the end: what was cut is priced as the first
+            ** character its bytes could begin (C3 a Latin letter, EB a
+            ** Hangul syllable), plus the cut */
+            r.cost += CUT_COST;
+            add(&r, cut_character(s+i-u.length, u.length));
+          }else{
+            r.cost += DAMAGE_COST;
+          }
           continue;
         }
         cp[0] = u.codepoint;
@@ -410,6 +437,13 @@ int utf8_guess_pick(const int32_t score[UTF8_GUESS_N],
   if( runner!=UTF8_GUESS_OUT && runner-score[best]<UTF8_GUESS_MARGIN ){
     return UTF8_GUESS_NONE;
   }
+  /* of the charsets that read the value exactly alike, name the one met
+  ** most often (windows-1252 for "München", though the Turkish model may
+  ** like its windows-1254 reading, the same text, a little better) */
+  for(k=0; k<sizeof(aOrder); k++){
+    c = aOrder[k];
+    if( score[c]!=UTF8_GUESS_OUT && hash[c]==hash[best] ) return c;
+  }
   return best;
 }
 
@@ -428,7 +462,9 @@ const char *utf8_guess_name(int guess){
 }
 
 void utf8_guess_group_init(utf8_guess_group *g){
+  int c;
   memset(g, 0, sizeof(*g));
+  for(c=0; c<UTF8_GUESS_N; c++) g->same[c] = ~(uint64_t)0;
 }
 
 /*
@@ -437,17 +473,27 @@ void utf8_guess_group_init(utf8_guess_group *g){
 ** that read alike in windows-1253 and ISO-8859-7 but one are not twenty
 ** reasons for windows-1253).
 */
-void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N]){
-  int c;
+void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N],
+                          const uint64_t hash[UTF8_GUESS_N]){
+  int c, d;
   int32_t best = UTF8_GUESS_OUT;
   for(c=0; c<UTF8_GUESS_N; c++){
     if( score[c]!=UTF8_GUESS_OUT && score[c]-aPrior[c]<best ) best = score[c]-aPrior[c];
   }
   if( best==UTF8_GUESS_OUT ) return;
   for(c=0; c<UTF8_GUESS_N; c++){
-    int64_t d = score[c]==UTF8_GUESS_OUT ? UTF8_GUESS_CAP
+    int64_t e = score[c]==UTF8_GUESS_OUT ? UTF8_GUESS_CAP
               : (int64_t)score[c]-aPrior[c]-best;
-    g->total[c] += d<UTF8_GUESS_CAP ? d : UTF8_GUESS_CAP;
+    g->total[c] += e<UTF8_GUESS_CAP ? e : UTF8_GUESS_CAP;
+  }
+  for(c=0; c<UTF8_GUESS_N; c++){
+    uint64_t m = 0;
+    if( score[c]!=UTF8_GUESS_OUT ){
+      for(d=0; d<UTF8_GUESS_N; d++){
+        if( score[d]!=UTF8_GUESS_OUT && hash[d]==hash[c] ) m |= (uint64_t)1<<d;
+      }
+    }
+    g->same[c] &= m;
   }
   g->nValue++;
 }
@@ -459,6 +505,11 @@ int utf8_guess_group_pick(const utf8_guess_group *g){
   for(k=0; k<sizeof(aOrder); k++){
     c = aOrder[k];
     if( best<0 || g->total[c]+aPrior[c]<g->total[best]+aPrior[best] ) best = c;
+  }
+  /* of the charsets that read every value exactly alike, the likeliest */
+  for(k=0; k<sizeof(aOrder); k++){
+    c = aOrder[k];
+    if( g->same[best] & ((uint64_t)1<<c) ) return c;
   }
   return best;
 }

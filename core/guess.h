@@ -64,11 +64,14 @@ const char *utf8_guess_name(int guess);
 #define UTF8_GUESS_CAP (30*4)
 typedef struct utf8_guess_group {
   int64_t total[UTF8_GUESS_N];   /* sum of capped costs above each value's best */
+  uint64_t same[UTF8_GUESS_N];   /* bit d of same[c]: c and d read every
+                                 ** value added so far exactly alike */
   uint64_t nValue;               /* values added */
 } utf8_guess_group;
 
 void utf8_guess_group_init(utf8_guess_group *g);
-void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N]);
+void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N],
+                          const uint64_t hash[UTF8_GUESS_N]);
 /* The group's guess, or UTF8_GUESS_NONE when no value was added. */
 int utf8_guess_group_pick(const utf8_guess_group *g);
 
