@@ -338,9 +338,9 @@ static int repair_moji_value(repair_job *pJob, const utf8ext_table *p,
 
 /*
 ** The 'auto' repair of ill-formed z[0..n), in column iCol, into a new
-** buffer: decoded whole with the column's guess when that reads it
-** plausibly, else with its own guess when that is confident, else mended
-** by utf8_fix (also when its guess is damaged UTF-8). pJob->zValueMethod
+** buffer: mended by utf8_fix when it reads best as damaged UTF-8; else
+** decoded whole with the column's guess when that reads it plausibly,
+** else with its own guess when that is confident, else mended. pJob->zValueMethod
 ** says which, for the log.
 */
 static int repair_auto_value(repair_job *pJob, int iCol,
@@ -352,8 +352,12 @@ static int repair_auto_value(repair_job *pJob, int iCol,
   uint64_t hash[UTF8_GUESS_N];
   int g = pJob->aiGuess ? pJob->aiGuess[iCol] : UTF8_GUESS_NONE;
   size_t len;
-  utf8_guess_score(z, (size_t)n, score, hash);
-  if( g==UTF8_GUESS_NONE || !utf8_guess_plausible(score, g) ){
+  if( utf8_guess_score(z, (size_t)n, score, hash)==UTF8_GUESS_UTF8 ){
+    /* read best as damaged UTF-8 (most often: cut at the end), it is
+    ** mended, whatever the column: a lone lead byte at the end reads as
+    ** a letter in many a charset too */
+    g = UTF8_GUESS_UTF8;
+  }else if( g==UTF8_GUESS_NONE || !utf8_guess_plausible(score, g) ){
     g = utf8_guess_pick(score, hash);
   }else{
     /* the same text by the name utf8_guess() gives it, if they agree */
