@@ -401,11 +401,27 @@ def lines_man(files, stats):
 
 # ---- HTML
 
-BLOCK = ("p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|title|pre|"
-         "blockquote|section|article|header|footer|nav|caption|hr|body|head|"
-         "html|tbody|thead|form|figure|figcaption|address")
-RE_DROP = re.compile(r"<(script|style|pre)\b.*?</\1\s*>|<!--.*?-->", re.S | re.I)
-RE_BLOCK = re.compile(r"</?(?:%s)\b[^>]*>" % BLOCK, re.I)
+# Markup (HTML, DocBook and Mallard XML): these elements are dropped whole
+# (code, screens, index terms, comments); the inline ones below are removed and
+# their text kept in its sentence; every other tag ends a paragraph.
+DROP = ("script|style|pre|screen|programlisting|synopsis|indexterm|remark|"
+        "comment|literallayout|cmdsynopsis|funcsynopsis")
+INLINE = ("a|b|i|u|s|q|em|strong|code|tt|kbd|samp|var|cite|abbr|acronym|small|"
+          "big|sub|sup|font|span|bdi|bdo|mark|wbr|"
+          "app|cmd|gui|guiseq|key|keyseq|link|file|sys|input|output|"
+          "em|hi|ui:expanded|"
+          "guimenu|guimenuitem|guisubmenu|guibutton|guilabel|guiicon|keycap|"
+          "keycombo|command|filename|literal|replaceable|emphasis|application|"
+          "option|ulink|xref|olink|systemitem|userinput|computeroutput|envar|"
+          "quote|firstterm|phrase|citetitle|productname|menuchoice|varname|"
+          "parameter|function|type|classname|constant|uri|email|wordasword|"
+          "foreignphrase|glossterm|trademark|package|prompt|mousebutton|"
+          "shortcut|accel|interface|interfacename|citerefentry|refentrytitle|"
+          "manvolnum|property|code|ahelp|emph|item:inline|switchinline|"
+          "caseinline|defaultinline|variable|embedvar|menuitem|keycode")
+RE_DROP = re.compile(r"<(%s)\b[^>]*?(?<!/)>.*?</\1\s*>|<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>"
+                     % DROP, re.S | re.I)
+RE_INLINE = re.compile(r"</?(?:%s)(?:\s[^>]*)?/?>" % INLINE, re.I)
 RE_TAG = re.compile(r"<[^>]*>")
 RE_CHARSET = re.compile(rb"charset=[\"']?([A-Za-z0-9_.:-]+)", re.I)
 
@@ -431,8 +447,8 @@ def lines_html(files, stats):
             continue
         text = RE_DROP.sub(" ", text)
         text = re.sub(r"\s+", " ", text)
-        text = RE_BLOCK.sub("\n", text)
-        text = RE_TAG.sub("", text)
+        text = RE_INLINE.sub("", text)
+        text = RE_TAG.sub("\n", text)
         text = html.unescape(text)
         for p in text.split("\n"):
             yield from sentences(p)
@@ -493,6 +509,9 @@ def lines_dic(files, stats, lang):
 
 # ---- plain text (fortunes and the like)
 
+RE_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
 def lines_text(files, stats):
     for rel, full in files:
         data = read_bytes(full)
@@ -501,7 +520,7 @@ def lines_text(files, stats):
         except UnicodeDecodeError:
             stats["skipped_undecodable"] += 1
             continue
-        text = text.lstrip("\ufeff")
+        text = RE_ANSI.sub("", text.lstrip("\ufeff"))
         para = []
         for line in text.splitlines():
             if not line.strip() or line.strip() in ("%", "%%"):
@@ -576,9 +595,11 @@ def main(argv):
     debdir = os.path.join(outdir, "debs")
     pkgroot = os.path.join(outdir, "pkgs")
 
+    debs = {}
     for _, pkg, _, _ in sources:
-        deb = download(debdir, pkg)
-        extract(deb, os.path.join(pkgroot, pkg))
+        if pkg not in debs:
+            debs[pkg] = download(debdir, pkg)
+            extract(debs[pkg], os.path.join(pkgroot, pkg))
 
     by_lang = {}
     for lang, pkg, pattern, kind in sources:
@@ -589,6 +610,7 @@ def main(argv):
         os.makedirs(os.path.join(outdir, split))
 
     manifest = []
+    per_source = []
     for lang in sorted(by_lang):
         # prose first; word lists only fill what prose leaves of the caps
         prose, words = {}, {}
@@ -612,11 +634,15 @@ def main(argv):
             else:
                 gen = lines_dic(files, stats, lang)
             dest = words if kind == "dic" else prose
+            n = nb = 0
             for raw in gen:
                 line = clean(raw)
                 if line and line not in prose and line not in words \
                         and keep(line, lang, stats):
                     dest[line] = sha(line)
+                    n += 1
+                    nb += len(line.encode("utf-8")) + 1
+            per_source.append((lang, pkg, pattern, kind, len(files), n, nb))
         result = {}
         for split, cap in (("train", TRAIN_CAP), ("test", TEST_CAP)):
             # sha1 mod 5, of the whole 160-bit number
@@ -655,6 +681,13 @@ def main(argv):
         for lang, pkgs, r, st in manifest:
             f.write(f"{lang:6} " + " ".join(f"{k}={v}" for k, v in st.items())
                     + "\n")
+        f.write("\n# per source: lang package glob kind files new_lines "
+                "new_bytes (after filtering and dedup, before split and caps)\n")
+        for row in per_source:
+            f.write("%-6s %-26s %-58s %-4s %5d %7d %9d\n" % row)
+        f.write("\n# packages (the .deb files read)\n")
+        for pkg in sorted(debs):
+            f.write(os.path.basename(debs[pkg]) + "\n")
         missing = [l for l in LANGS if l not in by_lang]
         thin = [l for l, _, r, _ in manifest
                 if r["train"][1] + r["test"][1] < 200_000]
