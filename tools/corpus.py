@@ -368,7 +368,7 @@ def decode_man(data, relpath):
         if dl.startswith("zh_cn"):
             enc = "gb18030"
         elif dl.startswith("zh_tw") or dl.startswith("zh_hk"):
-            enc = "big5hkscs"
+            enc = "big5"
         elif dl == "ja" or dl.startswith("ja_"):
             enc = "euc_jp"
         elif dl == "ko" or dl.startswith("ko_"):
@@ -451,6 +451,9 @@ def lines_html(files, stats):
         text = RE_TAG.sub("\n", text)
         text = html.unescape(text)
         for p in text.split("\n"):
+            # LibreOffice help's debug footer repeats the page title
+            if p.lstrip().startswith(("Title is:", "This page is:")):
+                continue
             yield from sentences(p)
 
 
@@ -547,6 +550,26 @@ def script_ok(line, lang):
     return n >= SCRIPT_SHARE * len(letters)
 
 
+# Untranslated English: a line of 6 words or more, 30% of them common English
+# words, one of them a word no wanted language has (so Danish "for", German
+# "was"/"will", Romanian "are" or Dutch "is" alone do not count).
+ENGLISH = set("the of and to is in that for with as on are this be by you your "
+              "from or can which an not if will have has use used when it was "
+              "were been its into than then there these those their they them "
+              "would should could may must".split())
+ENGLISH_ONLY = set("the and with that this your you which from have should "
+                   "would there".split())
+
+
+def mostly_english(line):
+    words = [w for w in (re.sub(r"[^\w]", "", x.lower()) for x in line.split())
+             if w]
+    if len(words) < 6:
+        return False
+    n = sum(1 for w in words if w in ENGLISH)
+    return n >= 0.3 * len(words) and any(w in ENGLISH_ONLY for w in words)
+
+
 def keep(line, lang, stats):
     if line.isascii():
         stats["dropped_ascii"] += 1
@@ -561,6 +584,9 @@ def keep(line, lang, stats):
         return False
     if not script_ok(line, lang):
         stats["dropped_script"] += 1
+        return False
+    if mostly_english(line):
+        stats["dropped_english"] += 1
         return False
     return True
 
@@ -617,7 +643,7 @@ def main(argv):
         pkgs = []
         stats = {k: 0 for k in ("files", "skipped_undecodable", "dropped_ascii",
                                 "dropped_length", "dropped_markup",
-                                "dropped_script")}
+                                "dropped_script", "dropped_english")}
         for pkg, pattern, kind in by_lang[lang]:
             files = matching_files(os.path.join(pkgroot, pkg), pattern)
             if not files:
