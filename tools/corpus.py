@@ -224,7 +224,7 @@ SPECIAL = {
     "ct": "¢", "sc": "§", "ps": "¶", "r!": "¡", "r?": "¿", "pc": "·",
     "ho": "˛", "-D": "Đ", "Sd": "ð", "TP": "Þ", "Tp": "þ", ".i": "ı",
     "dg": "†", "at": "@", "sh": "#", "Do": "$", "en-dash": "–",
-    "em-dash": "—", "cq": "’", "char39": "'", "char34": '"',
+    "em-dash": "—", "char39": "'", "char34": '"',
 }
 
 
@@ -409,7 +409,7 @@ DROP = ("script|style|pre|screen|programlisting|synopsis|indexterm|remark|"
 INLINE = ("a|b|i|u|s|q|em|strong|code|tt|kbd|samp|var|cite|abbr|acronym|small|"
           "big|sub|sup|font|span|bdi|bdo|mark|wbr|"
           "app|cmd|gui|guiseq|key|keyseq|link|file|sys|input|output|"
-          "em|hi|ui:expanded|"
+          "hi|"
           "guimenu|guimenuitem|guisubmenu|guibutton|guilabel|guiicon|keycap|"
           "keycombo|command|filename|literal|replaceable|emphasis|application|"
           "option|ulink|xref|olink|systemitem|userinput|computeroutput|envar|"
@@ -417,7 +417,7 @@ INLINE = ("a|b|i|u|s|q|em|strong|code|tt|kbd|samp|var|cite|abbr|acronym|small|"
           "parameter|function|type|classname|constant|uri|email|wordasword|"
           "foreignphrase|glossterm|trademark|package|prompt|mousebutton|"
           "shortcut|accel|interface|interfacename|citerefentry|refentrytitle|"
-          "manvolnum|property|code|ahelp|emph|item:inline|switchinline|"
+          "manvolnum|property|ahelp|emph|item:inline|switchinline|"
           "caseinline|defaultinline|variable|embedvar|menuitem|keycode")
 RE_DROP = re.compile(r"<(%s)\b[^>]*?(?<!/)>.*?</\1\s*>|<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>"
                      % DROP, re.S | re.I)
