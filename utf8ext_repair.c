@@ -340,7 +340,9 @@ static int repair_moji_value(repair_job *pJob, const utf8ext_table *p,
 ** The 'auto' repair of ill-formed z[0..n), in column iCol, into a new
 ** buffer: mended by utf8_fix when it reads best as damaged UTF-8; else
 ** decoded whole with the column's guess when that reads it plausibly,
-** else with its own guess when that is confident, else mended. pJob->zValueMethod
+** else with its own guess when that is confident, else with the first
+** charset that reads it plausibly in the order of the column's evidence,
+** else mended. pJob->zValueMethod
 ** says which, for the log.
 */
 static int repair_auto_value(repair_job *pJob, int iCol,
@@ -359,6 +361,16 @@ static int repair_auto_value(repair_job *pJob, int iCol,
     g = UTF8_GUESS_UTF8;
   }else if( g==UTF8_GUESS_NONE || !utf8_guess_plausible(score, g) ){
     g = utf8_guess_pick(score, hash);
+    if( g==UTF8_GUESS_NONE && pJob->aRank ){
+      /* not confident alone: the first charset, in the order of the
+      ** column's evidence, that reads it plausibly ("червей." in a
+      ** column where windows-1252 leads and windows-1251 comes next) */
+      const uint8_t *r = &pJob->aRank[iCol*UTF8_GUESS_N];
+      int k;
+      for(k=0; k<UTF8_GUESS_N && r[k]!=0xFF; k++){
+        if( utf8_guess_plausible(score, r[k]) ){ g = r[k]; break; }
+      }
+    }
   }else{
     /* the same text by the name utf8_guess() gives it, if they agree */
     int own = utf8_guess_pick(score, hash);
@@ -812,8 +824,9 @@ static int table_guesses(repair_job *pJob, const utf8ext_table *p){
   utf8_guess_group *aGroup;
   int rc = SQLITE_OK, i, iPass;
   pJob->aiGuess = sqlite3_malloc64(sizeof(int)*(p->nCol ? p->nCol : 1));
+  pJob->aRank = sqlite3_malloc64(UTF8_GUESS_N*(p->nCol ? p->nCol : 1));
   aGroup = sqlite3_malloc64(sizeof(utf8_guess_group)*(p->nCol ? p->nCol : 1));
-  if( pJob->aiGuess==0 || aGroup==0 ){
+  if( pJob->aiGuess==0 || pJob->aRank==0 || aGroup==0 ){
     sqlite3_free(aGroup);
     return SQLITE_NOMEM;
   }
@@ -845,7 +858,12 @@ static int table_guesses(repair_job *pJob, const utf8ext_table *p){
     }
     sqlite3_finalize(pScan);
   }
-  for(i=0; i<p->nCol; i++) pJob->aiGuess[i] = utf8_guess_group_pick(&aGroup[i]);
+  for(i=0; i<p->nCol; i++){
+    uint8_t *r = &pJob->aRank[i*UTF8_GUESS_N];
+    int n = utf8_guess_group_rank(&aGroup[i], r);
+    memset(r+n, 0xFF, UTF8_GUESS_N-n);
+    pJob->aiGuess[i] = utf8_guess_group_pick(&aGroup[i]);
+  }
   sqlite3_free(aGroup);
   return rc;
 }
@@ -915,6 +933,8 @@ static int repair_table(repair_job *pJob, const char *zName,
   utf8ext_table_free(p);
   sqlite3_free(pJob->aColOn);
   sqlite3_free(pJob->aiGuess);
+  sqlite3_free(pJob->aRank);
+  pJob->aRank = 0;
   pJob->aColOn = 0;
   pJob->aiGuess = 0;
   return rc;

@@ -530,6 +530,22 @@ int utf8_guess_group_pick(const utf8_guess_group *g){
   return best;
 }
 
+int utf8_guess_group_rank(const utf8_guess_group *g, uint8_t order[UTF8_GUESS_N]){
+  size_t k;
+  int n = 0, j;
+  if( g->nValue==0 ) return 0;
+  for(k=0; k<sizeof(aOrder); k++){          /* insertion: ties keep aOrder */
+    int c = aOrder[k];
+    int64_t v = g->total[c]+aPrior[c];
+    for(j=n; j>0 && g->total[order[j-1]]+aPrior[order[j-1]]>v; j--){
+      order[j] = order[j-1];
+    }
+    order[j] = (uint8_t)c;
+    n++;
+  }
+  return n;
+}
+
 int utf8_guess_plausible(const int32_t score[UTF8_GUESS_N], int cs){
   int c;
   int32_t best = UTF8_GUESS_OUT;

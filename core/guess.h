@@ -76,6 +76,12 @@ void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N]
 int utf8_guess_group_pick(const utf8_guess_group *g);
 
 /*
+** Every candidate, the one that explains the group best first, into
+** order[]; returns how many (0 when no value was added).
+*/
+int utf8_guess_group_rank(const utf8_guess_group *g, uint8_t order[UTF8_GUESS_N]);
+
+/*
 ** True if the value whose scores these are reads plausibly as cs: not
 ** ruled out, and within UTF8_GUESS_MARGIN of its cheapest reading.
 */

@@ -4,8 +4,8 @@
 #define UTF8EXT_MODEL_TABLES_H
 #include <stdint.h>
 
-#define UTF8_MODEL_NCLASS 456
-#define UTF8_MODEL_NSYM 4906
+#define UTF8_MODEL_NCLASS 451
+#define UTF8_MODEL_NSYM 4938
 #define UTF8_MODEL_NPAGE 192
 #define UTF8_MODEL_QUANT 4   /* costs are in 1/QUANT bits */
 #define UTF8_MODEL_NSCRIPT 12
