@@ -150,7 +150,7 @@ TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/charsets_test $(BUILD)/test/co
 # The fuzz targets need clang, which make deps installs. Whether it is
 # there is asked when the recipe runs (after deps), not when make reads
 # this file; without it test/run-all.sh names the fuzz suites as skipped.
-test: deps
+test: deps corpus
 	$(MAKE) --no-print-directory all $(TEST_BINS)
 	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory fuzz-build; \
@@ -161,7 +161,7 @@ test: deps
 # core tests built with them, and tclsh running the sanitized module with
 # the runtimes preloaded (tclsh itself is not built with them).
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-test-asan: deps
+test-asan: deps corpus
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory BUILD=build-asan SO=build-asan/utf8ext.so CC=gcc \
 	  STATIC=build-asan/libutf8ext.a CFLAGS="$(SAN_FLAGS)" build-asan/utf8ext.so \
@@ -259,6 +259,13 @@ bench: deps all $(BUILD)/bench/bench
 # by tools/corpus.py). libuchardet.so.0 is opened with dlopen: no -dev
 # package. Not part of the default build.
 GUESS_CORPUS ?= build/corpus
+
+# The text the guess is measured on and its model made from, fetched from
+# Debian packages (tools/corpus.py; docs/corpus.md): 135 MB of downloads
+# the first time, about 2 minutes; kept in $(GUESS_CORPUS) after.
+corpus: $(GUESS_CORPUS)/manifest.txt
+$(GUESS_CORPUS)/manifest.txt: tools/corpus.py tools/corpus-sources.txt
+	/usr/bin/python3 tools/corpus.py $(GUESS_CORPUS)
 GUESS_VALUES := $(BUILD)/bench/guess_values.bin
 $(BUILD)/bench/guess_bench: bench/guess_bench.c core/guess.h $(CORE_HDR) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -273,7 +280,7 @@ guess-bench: deps all $(BUILD)/bench/guess_bench
 clean:
 	rm -rf $(BUILD) build-asan build-tsan utf8ext.so utf8ext.dylib utf8ext.dll
 
-.PHONY: all deps test test-asan test-tsan test-valgrind test-fresh test-big demo bench guess-bench clean fuzz fuzz-build
+.PHONY: all deps test test-asan test-tsan test-valgrind test-fresh test-big demo bench guess-bench corpus clean fuzz fuzz-build
 
 # ==========================================================================
 # ---- ecosystem: static library, install, dist, embedding, cross builds ---

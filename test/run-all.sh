@@ -119,6 +119,30 @@ if [ -x /usr/bin/python3 ]; then
 else
   skip python "/usr/bin/python3 is not installed"
 fi
+# The charset guess (issue of utf8_guess): beside uchardet, chardet and
+# charset-normalizer on the corpus's test split (test/guess_eval.py), an
+# import of mixed charsets repaired by 'auto' and undone
+# (test/import_auto.py), and the model's tables checked to be what
+# tools/gen-model.py makes of the corpus (test/model_check.sh). make test
+# fetches the corpus from Debian packages first (tools/corpus.py).
+corpus=${GUESS_CORPUS:-build/corpus}
+if [ ! -d "$corpus/test" ]; then
+  for t in guess_eval import_auto model; do
+    results+=("$t: no corpus")
+    failures+=("$t: no corpus at $corpus" "make corpus (tools/corpus.py) fetches it")
+    total_fail=$((total_fail + 1))
+  done
+elif [ -n "${SAN_PRELOAD:-}" ]; then
+  run_suite guess_eval env "${tclsh_env[@]}" /usr/bin/python3 test/guess_eval.py \
+    --corpus "$corpus" --lib "${UTF8EXT_LIB:-./utf8ext}" --peers uchardet --check
+  run_suite import_auto env "${tclsh_env[@]}" /usr/bin/python3 test/import_auto.py \
+    --corpus "$corpus" --lib "${UTF8EXT_LIB:-./utf8ext}"
+  skip model "not under the sanitizers: it runs no code of the module; make test runs it"
+else
+  run_suite guess_eval /usr/bin/python3 test/guess_eval.py --corpus "$corpus" --check
+  run_suite import_auto /usr/bin/python3 test/import_auto.py --corpus "$corpus"
+  run_suite model bash test/model_check.sh "$corpus"
+fi
 # Install, dist and the static library's names, on a staged install.
 # Node.js through better-sqlite3, built from source once (test/node_test.sh).
 if [ -n "${SAN_PRELOAD:-}" ]; then
