@@ -64,6 +64,10 @@ static const int16_t aPrior[UTF8_GUESS_N] = {
 #define PRUNE (20*Q)
 #define DAMAGE_COST (24*Q)
 
+/* A sequence of UTF-8's shape but not its rules (CESU-8, MUTF-8, past
+** U+10FFFF) in UTF-8 text: a variant, not damage. */
+#define VARIANT_COST (4*Q)
+
 
 
 /* The order candidates are priced in: the likeliest first, so that the
@@ -157,6 +161,31 @@ static int cut_characters(const unsigned char *z, size_t n, uint32_t cp[4]){
   return nOut;
 }
 
+/*
+** The length of a sequence at z that has the shape of UTF-8 (a lead byte
+** and as many continuation bytes as it announces) but is ill-formed: an
+** overlong form (MUTF-8's C0 80), a surrogate (CESU-8's halves), a code
+** point past U+10FFFF. A CESU-8 surrogate pair is taken whole, and cp[0]
+** gets the character it makes; otherwise cp[0] is 0. 0 if there is none.
+*/
+static size_t utf8_variant(const unsigned char *z, size_t n, uint32_t cp[2]){
+  size_t len, k;
+  cp[0] = cp[1] = 0;
+  if( z[0]<0xC0 || z[0]>0xF7 ) return 0;
+  len = z[0]<0xE0 ? 2 : z[0]<0xF0 ? 3 : 4;
+  if( n<len ) return 0;
+  for(k=1; k<len; k++) if( (z[k]&0xC0)!=0x80 ) return 0;
+  if( utf8_decode_unit(z, n).reason==UTF8_OK ) return 0;   /* well-formed */
+  if( z[0]==0xED && z[1]>=0xA0 && z[1]<0xB0 && n>=6 && z[3]==0xED
+   && z[4]>=0xB0 && z[4]<=0xBF && (z[5]&0xC0)==0x80 ){
+    uint32_t hi = 0xD000 | ((uint32_t)(z[1]&0x3F)<<6) | (z[2]&0x3F);
+    uint32_t lo = 0xD000 | ((uint32_t)(z[4]&0x3F)<<6) | (z[5]&0x3F);
+    cp[0] = 0x10000 + ((hi-0xD800)<<10) + (lo-0xDC00);
+    return 6;
+  }
+  return len;
+}
+
 /* A reading in progress: its cost so far, the character before, a hash. */
 typedef struct reading {
   int32_t cost;
@@ -234,7 +263,19 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
         i++;
         if( cp[0]==0xFFFD ) return UTF8_GUESS_OUT;
       }else if( c==UTF8_GUESS_UTF8 ){
-        utf8_unit u = utf8_decode_unit(s+i, n-i);
+        utf8_unit u;
+        size_t k = utf8_variant(s+i, n-i, cp);
+        if( k ){
+          /* UTF-8 in shape, not in value (Java's C0 80, Oracle's
+          ** CESU-8 surrogates, past U+10FFFF): UTF-8 text all the same,
+          ** which utf8_fix mends */
+          i += k;
+          r.cost += VARIANT_COST;
+          r.hash = (r.hash ^ 0xFFFE) * 0x100000001B3ull;
+          if( cp[0] ) add(&r, cp[0]);
+          continue;
+        }
+        u = utf8_decode_unit(s+i, n-i);
         i += u.length;
         if( u.reason!=UTF8_OK ){
           r.hash = (r.hash ^ 0xFFFD) * 0x100000001B3ull;
@@ -478,9 +519,7 @@ const char *utf8_guess_name(int guess){
 }
 
 void utf8_guess_group_init(utf8_guess_group *g){
-  int c;
   memset(g, 0, sizeof(*g));
-  for(c=0; c<UTF8_GUESS_N; c++) g->same[c] = ~(uint64_t)0;
 }
 
 /*
@@ -509,7 +548,7 @@ void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N]
         if( score[d]!=UTF8_GUESS_OUT && hash[d]==hash[c] ) m |= (uint64_t)1<<d;
       }
     }
-    g->same[c] &= m;
+    g->same[c] = g->nValue ? g->same[c] & m : m;   /* a zeroed group works too */
   }
   g->nValue++;
 }

@@ -69,6 +69,7 @@ typedef struct utf8_guess_group {
   uint64_t nValue;               /* values added */
 } utf8_guess_group;
 
+/* Empty the group (a zeroed utf8_guess_group is empty too). */
 void utf8_guess_group_init(utf8_guess_group *g);
 void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N],
                           const uint64_t hash[UTF8_GUESS_N]);

@@ -8,10 +8,16 @@
 --                 '.read sql/repair.sql'
 --
 -- @method picks the repair: 'fix' (the default: utf8_fix, U+FFFD for each
--- ill-formed unit) or an encoding of utf8_recode ('cp1252', 'latin1',
--- 'cesu8', 'mutf8'): the bad bytes are decoded as that encoding. Or
--- 'mojibake': well-formed text that was misread ("CafÃ©") becomes
--- utf8_unmojibake of it ("Café"); ill-formed values are left to 'fix'.
+-- ill-formed unit), 'auto' (each bad value decoded with the charset
+-- utf8_guess says it was written in, its column's where that reads it
+-- plausibly: what sql/audit.sql's guess columns show; damaged UTF-8 and
+-- values no charset explains are mended by utf8_fix; read the audit's
+-- guesses first, a short name can fool it) or an encoding of utf8_recode
+-- ('cp1252', 'latin1',
+-- 'windows-1251', 'shift_jis', ..., 'cesu8', 'mutf8'): the bad bytes are
+-- decoded as that encoding. Or 'mojibake': well-formed text that was
+-- misread ("CafÃ©") becomes utf8_unmojibake of it ("Café"); ill-formed
+-- values are left to the others.
 -- utf8_repair (docs/reference.md) refuses, changing nothing, a repair it
 -- cannot undo exactly; the error says which table, column and row.
 
