@@ -253,7 +253,7 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
     }
     /* the letters of its word before it are priced with it: they tell
     ** one language from another (uchardet keeps such words whole too) */
-    for(w=i; w>pos && is_ascii_letter(s[w-1]); w--){}
+    for(w=i; lang>=0 && w>pos && is_ascii_letter(s[w-1]); w--){}
     if( w>pos ) ascii(&r, s, pos, w, has_letter(s, pos, w));
     for(; w<i; w++) add(&r, s[w]);
     while( i<end ){
@@ -307,7 +307,7 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
       add(&r, cp[0]);
       if( cp[1] ) add(&r, cp[1]);
     }
-    while( i<n && is_ascii_letter(s[i]) ) add(&r, s[i++]);  /* ... and after */
+    while( lang>=0 && i<n && is_ascii_letter(s[i]) ) add(&r, s[i++]);  /* ... and after */
     pos = i;
     r.hash = (r.hash ^ (uint64_t)pos) * 0x100000001B3ull;
     if( r.cost>limit ) break;
@@ -375,8 +375,12 @@ static uint64_t single_reading(const value_view *v, int c){
 typedef struct priced { uint64_t reading; int lang; int32_t cost; int bExact; } priced;
 #define PRICED_MAX 48
 
-int utf8_guess_score(const unsigned char *s, size_t n,
-                     int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
+/*
+** utf8_guess_score(), each cost exact up to cap above the cheapest (past
+** it, a cost may be any figure above that: the reading was cut short).
+*/
+static int score_to(const unsigned char *s, size_t n, int32_t cap,
+                    int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
   size_t k;
   int best = UTF8_GUESS_UTF8, nPriced = 0, nLive = 0, j;
   uint8_t aLive[UTF8_GUESS_N];          /* the candidates left for stage 2 */
@@ -445,7 +449,7 @@ int utf8_guess_score(const unsigned char *s, size_t n,
       uint64_t h;
       int j;
       if( (m & 1)==0 ) continue;
-      limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + UTF8_GUESS_CAP;
+      limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + cap;
       if( v<limit ) limit = v;
       if( aWord[lang]<0 ) aWord[lang] = word_cost(&view, lang);
       /* the reading alone must stay under limit less the words' cost */
@@ -504,11 +508,17 @@ int utf8_guess_pick(const int32_t score[UTF8_GUESS_N],
   return best;
 }
 
+int utf8_guess_score(const unsigned char *s, size_t n,
+                     int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
+  return score_to(s, n, UTF8_GUESS_CAP, score, hash);
+}
+
 int utf8_guess(const unsigned char *s, size_t n){
   int32_t score[UTF8_GUESS_N];
   uint64_t hash[UTF8_GUESS_N];
   if( utf8_is_valid(s, n) ) return UTF8_GUESS_UTF8;
-  utf8_guess_score(s, n, score, hash);
+  /* the pick needs costs exact only up to the margin */
+  score_to(s, n, UTF8_GUESS_MARGIN, score, hash);
   return utf8_guess_pick(score, hash);
 }
 
