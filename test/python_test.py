@@ -120,7 +120,7 @@ def main():
     check("repair-error", error_of(con, "SELECT utf8_repair('t', 'utf-7')"),
           ("OperationalError", "utf8_repair: unknown METHOD 'utf-7': use 'fix', 'auto', 'mojibake', 'cp1252-whole', "
            "'latin1-whole', 'cp1252' "
-           "(or 'windows-1252'), 'latin1' (or 'latin-1', 'iso-8859-1'), 'cesu8' or 'mutf8',"
+           "(or 'windows-1252'), 'latin1' (or 'latin-1', 'iso-8859-1'), 'cesu8', 'mutf8', 'utf-8',"
            " or a legacy charset (its ill-formed runs decoded; with '-whole' after its name,"
            " every byte): %s; nothing was changed" % CHARSETS))
     # Reading such TEXT back into str fails in Python: the reason to repair it.

@@ -305,6 +305,11 @@ static void check_scalars(sqlite3 *db, const fuzz_args *a, int asBlob){
     if( enc>=0 ){
       expect_text("utf8_recode", &r, want, ref_recode(s, n, enc, want));
       if( ref_first_error(r.z, r.n)!=r.n ) fail("utf8_recode output ill-formed", 0);
+    }else if( (a->nEnc==5 && sqlite3_strnicmp(a->enc, "utf-8", 5)==0)
+           || (a->nEnc==4 && sqlite3_strnicmp(a->enc, "utf8", 4)==0) ){
+      /* 'utf-8': damaged UTF-8 mended, as utf8_fix(X) mends it */
+      expect_text("utf8_recode(X, 'utf-8')", &r, want,
+                  ref_fix(s, n, (const unsigned char*)"\xEF\xBF\xBD", 3, 0, want));
     }else if( utf8_charset_lookup(a->enc, a->nEnc)>=0 ){
       /* a legacy charset's label (core/charsets.h, checked byte for byte
       ** against Python's codecs by the charsets suite): well-formed TEXT,
