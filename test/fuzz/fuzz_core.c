@@ -34,6 +34,7 @@
 #include "utf8.h"
 #include "impl.h"
 #include "context.h"
+#include "guess.h"
 #include "reference.h"
 
 #include <stdio.h>
@@ -254,10 +255,58 @@ static void check_all(const unsigned char *s, size_t n, size_t each_side){
   check_context(s, n, each_side);
 }
 
+/*
+** The charset guess: any bytes give 'utf-8' exactly when they are
+** well-formed, else a candidate that reads them (its decoding has no
+** U+FFFD) or none; a group of them picks a candidate; the scores are
+** consistent with the pick.
+*/
+static int has_fffd(const unsigned char *z, size_t n){
+  size_t i;
+  for(i=0; i+3<=n; i++) if( z[i]==0xEF && z[i+1]==0xBF && z[i+2]==0xBD ) return 1;
+  return 0;
+}
+
+static void check_guess(const unsigned char *s, size_t n){
+  int32_t score[UTF8_GUESS_N];
+  uint64_t hash[UTF8_GUESS_N];
+  utf8_guess_group g;
+  int guess = utf8_guess(s, n), pick, c;
+  int valid = utf8_is_valid(s, n);
+  if( valid ){
+    if( guess!=UTF8_GUESS_UTF8 ) abort();
+    return;
+  }
+  if( guess!=UTF8_GUESS_NONE && (guess<0 || guess>UTF8_GUESS_UTF8 || !utf8_guess_name(guess)) ){
+    fprintf(stderr, "utf8_guess: %d out of range\n", guess);
+    abort();
+  }
+  if( guess>=0 && guess<UTF8_GUESS_UTF8 ){
+    size_t len = utf8_charset_decode(s, n, (utf8_charset)guess, 0);
+    unsigned char *out = malloc(len+1);
+    if( !out ) abort();
+    utf8_charset_decode(s, n, (utf8_charset)guess, out);
+    if( !utf8_is_valid(out, len) || has_fffd(out, len) ){
+      fprintf(stderr, "utf8_guess named %s, which cannot read the value\n", utf8_guess_name(guess));
+      abort();
+    }
+    free(out);
+  }
+  utf8_guess_score(s, n, score, hash);
+  pick = utf8_guess_pick(score, hash);
+  if( pick!=UTF8_GUESS_NONE && score[pick]==UTF8_GUESS_OUT ) abort();
+  for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<0 ) abort();
+  utf8_guess_group_init(&g);
+  utf8_guess_group_add(&g, score, hash);
+  c = utf8_guess_group_pick(&g);
+  if( c<0 || c>UTF8_GUESS_UTF8 ) abort();
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size){
   unsigned char *copy;
   size_t each_side = size ? data[0] % 16 : 12;
   check_all(data, size, each_side);
+  check_guess(data, size);
 
   /* The same bytes at an odd address, for implementations that align. */
   copy = malloc(size + 1);
