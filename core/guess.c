@@ -306,6 +306,7 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
       }
       add(&r, cp[0]);
       if( cp[1] ) add(&r, cp[1]);
+      if( lang>=0 && r.cost>limit ) return r.cost;   /* cut short: out of it */
     }
     while( lang>=0 && i<n && is_ascii_letter(s[i]) ) add(&r, s[i++]);  /* ... and after */
     pos = i;
@@ -382,7 +383,8 @@ typedef struct priced { uint64_t reading; int lang; int32_t cost; int bExact; } 
 static int score_to(const unsigned char *s, size_t n, int32_t cap,
                     int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
   size_t k;
-  int best = UTF8_GUESS_UTF8, nPriced = 0, nLive = 0, j;
+  int best = UTF8_GUESS_UTF8, nPriced = 0, nLive = 0, j, nLang, iLang;
+  uint8_t aLang[UTF8_MODEL_NLANG];      /* a candidate's languages, in order */
   uint8_t aLive[UTF8_GUESS_N];          /* the candidates left for stage 2 */
   int32_t bestCost = INT32_MAX, cut;
   int32_t aWord[UTF8_MODEL_NLANG];      /* word_cost() per language, or -1 */
@@ -443,12 +445,20 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
     int c = aLive[k], lang;
     uint64_t m;
     int32_t v = UTF8_GUESS_OUT;
-    m = utf8_model_charset_langs[c];
-    for(lang=0; m; lang++, m>>=1){
+    /* its languages, those whose words the value's ASCII words suit best
+    ** first, so that the others can stop early */
+    nLang = 0;
+    for(lang=0, m=utf8_model_charset_langs[c]; m; lang++, m>>=1){
+      if( (m & 1)==0 ) continue;
+      if( aWord[lang]<0 ) aWord[lang] = word_cost(&view, lang);
+      for(j=nLang; j>0 && aWord[aLang[j-1]]>aWord[lang]; j--) aLang[j] = aLang[j-1];
+      aLang[j] = (uint8_t)lang;
+      nLang++;
+    }
+    for(iLang=0; iLang<nLang; iLang++){
       int32_t limit, x = -1;
       uint64_t h;
-      int j;
-      if( (m & 1)==0 ) continue;
+      lang = aLang[iLang];
       limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + cap;
       if( v<limit ) limit = v;
       if( aWord[lang]<0 ) aWord[lang] = word_cost(&view, lang);
