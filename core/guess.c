@@ -1,15 +1,23 @@
 /*
 ** core/guess.c - the charset guess (core/guess.h): decode with every
 ** candidate, price each decoding with the model of real text, keep the
-** cheapest when it wins by a margin.
+** cheapest when it wins by a margin (docs/guess.md tells the rule).
+**
+** Two stages. First every candidate is priced by the pooled model (all
+** languages in one table), and those far from the cheapest are out. Then
+** each one left is priced by the model of each language its charset is
+** used for, the cheapest language counting, plus what the value's words
+** of ASCII letters cost in that language.
 **
 ** Only what the bytes >= 0x80 decode to, the ASCII letters of the same
-** words, and the characters next to those, are priced: the rest of the
-** ASCII decodes alike under every candidate, and what it says of the
-** language is weak next to the words that hold the bytes in question
-** (uchardet's "filter without English letters" keeps the same words). A
+** words (in the second stage), and the characters next to those, are
+** priced: the rest of the ASCII decodes alike under every candidate
+** (uchardet's "filter without English letters" rests on the same fact). A
 ** value is walked by its runs of bytes >= 0x80; a multi-byte character
-** may take an ASCII trail byte, and the walk then resumes after it.
+** may take an ASCII trail byte, and the walk then resumes after it. Only
+** GUESS_MAX_BYTES of a value are read, from just before its first
+** ill-formed unit: evidence enough, and a bound on the time a 100 MB
+** value takes.
 */
 #include "guess.h"
 #include "model.h"
@@ -49,26 +57,29 @@ static const int16_t aPrior[UTF8_GUESS_N] = {
 
 /*
 ** What an ill-formed unit costs when the value is read as damaged UTF-8,
-** in place of pricing a character there. A character cut at the end of
-** the value (a column too short, a cut at a byte count) is common: a value
-** that ends in a lone lead byte was far more often cut than written in a
-** charset where that byte is a letter at the end, so the cut is a bonus of
-** 10 bits (on test/import_auto.py's import, 238 of 240 cut rows are then
-** mended, and no legacy row is lost to it; at +3 bits, 189). Damage
-** anywhere else is rare, and legacy text read as UTF-8 is made of it.
+** in place of pricing a character there:
+**
+** - CUT_COST, a character cut at the end of the value (a column too short,
+**   a cut at a byte count), common: a value that ends in a lone lead byte
+**   was far more often cut than written in a charset where that byte is a
+**   letter at the end, so the cut is a bonus of 10 bits (on
+**   test/import_auto.py's import, 238 of 240 cut rows are then mended, and
+**   no legacy row is lost to it; at +3 bits, 189);
+** - VARIANT_COST, a sequence of UTF-8's shape but not its rules (CESU-8's
+**   surrogates, MUTF-8's C0 80, past U+10FFFF): a variant of UTF-8;
+** - DAMAGE_COST, any other ill-formed unit: rare in UTF-8 text, and legacy
+**   text read as UTF-8 is made of it.
 */
-#define CUT_COST    (-10*Q)
+#define CUT_COST     (-10*Q)
+#define VARIANT_COST (4*Q)
+#define DAMAGE_COST  (24*Q)
 
 /* A candidate the pooled model prices this much above the cheapest is not
 ** priced again by its languages' models: it is out. */
 #define PRUNE (20*Q)
-#define DAMAGE_COST (24*Q)
 
-/* A sequence of UTF-8's shape but not its rules (CESU-8, MUTF-8, past
-** U+10FFFF) in UTF-8 text: a variant, not damage. */
-#define VARIANT_COST (4*Q)
-
-
+/* The bytes of a value read, at most (see the top of the file). */
+#define GUESS_MAX_BYTES (64*1024)
 
 /* The order candidates are priced in: the likeliest first, so that the
 ** others can stop as soon as they cannot come close. */
@@ -382,6 +393,19 @@ typedef struct priced { uint64_t reading; int lang; int32_t cost; int bExact; } 
 */
 static int score_to(const unsigned char *s, size_t n, int32_t cap,
                     int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
+  if( n>GUESS_MAX_BYTES ){
+    /* the window holds the first ill-formed unit, begins after an ASCII
+    ** byte and ends on one where it can, so that no character is cut */
+    size_t e = utf8_find_error(s, n), a = e>1024 ? e-1024 : 0, m;
+    while( a>0 && a<e && s[a-1]>=0x80 ) a++;
+    s += a;
+    n -= a;
+    if( n>GUESS_MAX_BYTES ){
+      m = GUESS_MAX_BYTES;
+      while( m>GUESS_MAX_BYTES-64 && s[m-1]>=0x80 ) m--;
+      n = s[m-1]<0x80 ? m : GUESS_MAX_BYTES;
+    }
+  }
   size_t k;
   int best = UTF8_GUESS_UTF8, nPriced = 0, nLive = 0, j, nLang, iLang;
   uint8_t aLang[UTF8_MODEL_NLANG];      /* a candidate's languages, in order */
