@@ -10,7 +10,7 @@
 #   make fuzz FUZZ_SECONDS=N  each libFuzzer target for N seconds
 #   make demo       build, load into sqlite3, audit the bundled sample table
 #   make bench      the benchmark
-#   make guess-bench  utf8_guess's speed next to uchardet's (needs core/guess.h)
+#   make guess-bench  utf8_guess's speed next to uchardet's (fetches the corpus)
 #   make clean
 
 CC      ?= cc
@@ -251,8 +251,7 @@ bench: deps all $(BUILD)/bench/bench
 	BENCH_TSV=$(BUILD)/bench/results.tsv $(BUILD)/bench/bench
 	@python3 bench/sql_bench.py
 	@bash bench/chart.sh $(BUILD)/bench/results.tsv bench/results.png
-	@if [ -f core/guess.h ]; then $(MAKE) --no-print-directory guess-bench; \
-	else echo "make bench: no core/guess.h yet, so no guess-bench"; fi
+	@$(MAKE) --no-print-directory guess-bench
 
 # utf8_guess (core/guess.h) next to uchardet's C API, on the values
 # test/guess_eval.py draws from the corpus's test split (GUESS_CORPUS, made
@@ -271,8 +270,7 @@ $(BUILD)/bench/guess_bench: bench/guess_bench.c core/guess.h $(CORE_HDR) $(CORE_
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore bench/guess_bench.c $(CORE_OBJ) -ldl -o $@
 
-guess-bench: deps all $(BUILD)/bench/guess_bench
-	@[ -d $(GUESS_CORPUS)/test ] || { echo "make guess-bench: no $(GUESS_CORPUS)/test: tools/corpus.py makes it" >&2; exit 1; }
+guess-bench: deps corpus all $(BUILD)/bench/guess_bench
 	/usr/bin/python3 test/guess_eval.py --corpus $(GUESS_CORPUS) --dump $(GUESS_VALUES) --dump-only
 	$(BUILD)/bench/guess_bench $(GUESS_VALUES)
 
