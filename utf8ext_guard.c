@@ -58,14 +58,15 @@
 **
 ** HOW A CALL IS ALL OR NOTHING
 **
-** As a call of utf8_repair (utf8ext_job.c): BEGIN IMMEDIATE in
-** autocommit, else a savepoint of the call's own in the user's
-** transaction; every existing trigger is looked at before the first
-** change, so a name taken by a trigger that is not utf8_guard's refuses
-** the call before anything changes; on any failure the call's work is
-** rolled back. When a ROLLBACK cannot run (sqlite3_interrupt() stops
-** every statement until the calling one ends), an INSERT of no rows into
-** the table, prepared before and again after each change, is stepped: a
+** Its transaction is a job's of utf8ext_job.c, without a log
+** (utf8ext_job_begin_nolog): BEGIN IMMEDIATE in autocommit, else a
+** savepoint of the call's own in the user's transaction; every existing
+** trigger is looked at before the first change, so a name taken by a
+** trigger that is not utf8_guard's refuses the call before anything
+** changes; on any failure the call's work is rolled back. When a ROLLBACK
+** cannot run (sqlite3_interrupt() stops every statement until the
+** calling one ends), an INSERT of no rows into the table, prepared before
+** and again after each change (utf8ext_job_renew_rescue), is stepped: a
 ** statement that writes stopped while it runs makes SQLite roll back the
 ** whole transaction. Each message says what became of the database:
 ** "nothing was changed", that SQLite rolled back the user's whole
@@ -79,7 +80,7 @@
 ** Both functions are SQLITE_DIRECTONLY: SQL a user types may call them,
 ** never a view or trigger stored in a database file.
 */
-#include "utf8ext_scan.h"
+#include "utf8ext_job.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -92,19 +93,6 @@
 /* What marks a column in a trigger's SQL: the identifier that follows. */
 #define GUARD_COL_MARK "WHERE typeof(NEW."
 
-/* How a call's transaction was opened (guard_call.eTxn). */
-#define GUARD_TXN_NONE       0
-#define GUARD_TXN_OWN        1   /* BEGIN IMMEDIATE: the call was in autocommit */
-#define GUARD_TXN_SAVEPOINT  2   /* a savepoint in the user's transaction */
-
-/* How a failed call ended (guard_call.eEnd). */
-#define GUARD_END_CLEAN      0   /* rolled back: everything as before */
-#define GUARD_END_TXN_LOST   1   /* SQLite rolled back the user's transaction */
-#define GUARD_END_STUCK      2   /* the changes are still in the open transaction */
-
-/* How often guard_rollback() tries before it gives up. */
-#define GUARD_ROLLBACK_TRIES 8
-
 /* The two triggers of a table, in the order they are made. */
 static const char *const azKind[] = { "insert", "update" };
 
@@ -113,11 +101,10 @@ static const char *const azKind[] = { "insert", "update" };
 */
 typedef struct guard_call guard_call;
 struct guard_call {
-  sqlite3 *db;                /* The connection */
-  const char *zFunc;          /* "utf8_guard" or "utf8_unguard" */
-  char *zSchema;              /* The table's schema, as SQLite spells it */
+  repair_job job;             /* The transaction (utf8ext_job.c): db, zFunc
+                              ** ("utf8_guard" or "utf8_unguard"), zSchema
+                              ** (the table's, as SQLite spells it), zErr */
   char *zTable;               /* The table, as its schema stores the name */
-  char *zErr;                 /* Why it failed, without the function's name */
   char **azCol;               /* The columns to guard */
   int nCol;                   /* Entries in azCol */
   char *zAnyCol;              /* A column an INSERT may name (the rescue) */
@@ -125,34 +112,16 @@ struct guard_call {
                               ** sqlite_schema keeps it */
   char *azHave[2];            /* The SQL of the trigger of that name now
                               ** (NULL: there is none) */
-  /* the transaction */
-  int bAutocommit;            /* True if no transaction was open before */
-  int eTxn;                   /* GUARD_TXN_* */
-  char zSavepoint[48];        /* The savepoint's name, this call's own */
-  sqlite3_stmt *pRescue;      /* A write of nothing (see the top of the file) */
-  int bRescueStale;           /* pRescue could not be prepared again after
-                              ** the last change (see guard_rollback()) */
-  int eEnd;                   /* GUARD_END_*, once a failed call has ended */
 };
 
 /* ---- messages --------------------------------------------------------- */
 
-/* Set g->zErr from a printf format (the first message is kept). */
-static int guard_error(guard_call *g, int rc, const char *zFormat, ...){
-  va_list ap;
-  if( rc==SQLITE_NOMEM || g->zErr ) return rc;
-  va_start(ap, zFormat);
-  g->zErr = sqlite3_vmprintf(zFormat, ap);
-  va_end(ap);
-  return g->zErr ? rc : SQLITE_NOMEM;
-}
-
-/* guard_error() with "table "t": " before it (the name escaped). */
+/* utf8ext_job_error() with "table "t": " before it (the name escaped). */
 static int guard_table_error(guard_call *g, int rc, const char *zFormat, ...){
   sqlite3_str *s;
   char *zMsg, *zName;
   va_list ap;
-  if( rc==SQLITE_NOMEM || g->zErr ) return rc;
+  if( rc==SQLITE_NOMEM || g->job.zErr ) return rc;
   va_start(ap, zFormat);
   zMsg = sqlite3_vmprintf(zFormat, ap);
   va_end(ap);
@@ -160,16 +129,11 @@ static int guard_table_error(guard_call *g, int rc, const char *zFormat, ...){
   utf8ext_append_escaped(s, (const unsigned char*)g->zTable,
                          (sqlite3_int64)strlen(g->zTable));
   zName = sqlite3_str_finish(s);
-  if( zMsg && zName ) rc = guard_error(g, rc, "table \"%s\": %s", zName, zMsg);
+  if( zMsg && zName ) rc = utf8ext_job_error(&g->job, rc, "table \"%s\": %s", zName, zMsg);
   else rc = SQLITE_NOMEM;
   sqlite3_free(zMsg);
   sqlite3_free(zName);
   return rc;
-}
-
-/* Set g->zErr to the connection's message for rc. */
-static int guard_sql_error(guard_call *g, int rc){
-  return guard_error(g, rc, "%s", sqlite3_errmsg(g->db));
 }
 
 /* ---- the triggers' SQL ----------------------------------------------- */
@@ -353,7 +317,7 @@ static int guard_table(guard_call *g, int argc, sqlite3_value **argv){
     const char *z;
     if( sqlite3_value_type(argv[i])==SQLITE_NULL ){
       if( i==0 ){
-        return guard_error(g, SQLITE_ERROR, "the TABLE argument is NULL:"
+        return utf8ext_job_error(&g->job, SQLITE_ERROR, "the TABLE argument is NULL:"
             " name one table");
       }
       continue;
@@ -361,14 +325,14 @@ static int guard_table(guard_call *g, int argc, sqlite3_value **argv){
     z = (const char*)sqlite3_value_text(argv[i]);
     if( z==0 ) return SQLITE_NOMEM;
     if( (int)strlen(z)!=sqlite3_value_bytes(argv[i]) ){
-      return guard_error(g, SQLITE_ERROR, "the %s argument contains a NUL byte",
+      return utf8ext_job_error(&g->job, SQLITE_ERROR, "the %s argument contains a NUL byte",
                          i ? "SCHEMA" : "TABLE");
     }
     if( i==0 ) zTable = z; else zSchema = z;
   }
-  rc = utf8ext_resolve_schema(g->db, zTable, zSchema, &g->zSchema, &g->zErr);
+  rc = utf8ext_resolve_schema(g->job.db, zTable, zSchema, &g->job.zSchema, &g->job.zErr);
   if( rc==SQLITE_OK ){
-    rc = utf8ext_list_tables(g->db, g->zSchema, zTable, &pList, &g->zErr);
+    rc = utf8ext_list_tables(g->job.db, g->job.zSchema, zTable, &pList, &g->job.zErr);
   }
   if( rc==SQLITE_OK ){
     rc = sqlite3_step(pList);
@@ -378,13 +342,13 @@ static int guard_table(guard_call *g, int argc, sqlite3_value **argv){
       rc = g->zTable && zKind ? SQLITE_OK : SQLITE_NOMEM;
     }else if( rc==SQLITE_DONE ){
       sqlite3_str *s = sqlite3_str_new(0);
-      sqlite3_str_appendf(s, "no such table: %s.", g->zSchema);
+      sqlite3_str_appendf(s, "no such table: %s.", g->job.zSchema);
       utf8ext_append_escaped(s, (const unsigned char*)zTable,
                              (sqlite3_int64)strlen(zTable));
-      g->zErr = sqlite3_str_finish(s);
-      rc = g->zErr ? SQLITE_ERROR : SQLITE_NOMEM;
+      g->job.zErr = sqlite3_str_finish(s);
+      rc = g->job.zErr ? SQLITE_ERROR : SQLITE_NOMEM;
     }else{
-      rc = guard_sql_error(g, rc);
+      rc = utf8ext_job_sql_error(&g->job, rc);
     }
   }
   if( rc==SQLITE_OK ){
@@ -428,20 +392,20 @@ static int guard_columns(guard_call *g){
   char *zSql = sqlite3_mprintf("SELECT strict FROM pragma_table_list(?1)"
                                " WHERE schema=?2 COLLATE NOCASE");
   if( zSql==0 ) return SQLITE_NOMEM;
-  if( sqlite3_prepare_v2(g->db, zSql, -1, &pStmt, 0)==SQLITE_OK ){
+  if( sqlite3_prepare_v2(g->job.db, zSql, -1, &pStmt, 0)==SQLITE_OK ){
     sqlite3_bind_text(pStmt, 1, g->zTable, -1, SQLITE_STATIC);
-    sqlite3_bind_text(pStmt, 2, g->zSchema, -1, SQLITE_STATIC);
+    sqlite3_bind_text(pStmt, 2, g->job.zSchema, -1, SQLITE_STATIC);
     if( sqlite3_step(pStmt)==SQLITE_ROW ) bStrict = sqlite3_column_int(pStmt, 0);
   }
   sqlite3_free(zSql);
   rc = sqlite3_finalize(pStmt);
   if( rc==SQLITE_NOMEM ) return rc;
-  rc = sqlite3_prepare_v2(g->db, "SELECT name, hidden, type, pk, (SELECT"
+  rc = sqlite3_prepare_v2(g->job.db, "SELECT name, hidden, type, pk, (SELECT"
       " count(*) FROM pragma_index_list(?1, ?2) WHERE origin='pk') FROM"
       " pragma_table_xinfo(?1, ?2)", -1, &pStmt, 0);
-  if( rc!=SQLITE_OK ) return guard_sql_error(g, rc);
+  if( rc!=SQLITE_OK ) return utf8ext_job_sql_error(&g->job, rc);
   sqlite3_bind_text(pStmt, 1, g->zTable, -1, SQLITE_STATIC);
-  sqlite3_bind_text(pStmt, 2, g->zSchema, -1, SQLITE_STATIC);
+  sqlite3_bind_text(pStmt, 2, g->job.zSchema, -1, SQLITE_STATIC);
   while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
     int hidden = sqlite3_column_int(pStmt, 1);
     int bPk = sqlite3_column_int(pStmt, 3)>0;
@@ -479,7 +443,7 @@ static int guard_columns(guard_call *g){
       g->nCol--;
     }
   }else if( rc!=SQLITE_NOMEM ){
-    rc = guard_sql_error(g, rc);
+    rc = utf8ext_job_sql_error(&g->job, rc);
   }
   sqlite3_finalize(pStmt);
   return rc;
@@ -491,8 +455,8 @@ static int guard_columns(guard_call *g){
 ** too long): SQLite would refuse the statement, or drop the message.
 */
 static int guard_make_sql(guard_call *g){
-  sqlite3_int64 nSqlMax = sqlite3_limit(g->db, SQLITE_LIMIT_SQL_LENGTH, -1);
-  sqlite3_int64 nLenMax = sqlite3_limit(g->db, SQLITE_LIMIT_LENGTH, -1);
+  sqlite3_int64 nSqlMax = sqlite3_limit(g->job.db, SQLITE_LIMIT_SQL_LENGTH, -1);
+  sqlite3_int64 nLenMax = sqlite3_limit(g->job.db, SQLITE_LIMIT_LENGTH, -1);
   int k;
   if( nLenMax<nSqlMax ) nSqlMax = nLenMax;  /* sqlite_schema keeps the text */
   for(k=0; k<2; k++){
@@ -500,7 +464,7 @@ static int guard_make_sql(guard_call *g){
     g->azSql[k] = guard_sql(g->zTable, k, g->azCol, g->nCol, &nMsg);
     if( g->azSql[k]==0 ) return SQLITE_NOMEM;
     /* created with "schema". before the trigger's name */
-    nSql = (sqlite3_int64)strlen(g->azSql[k]) + 2*strlen(g->zSchema) + 3;
+    nSql = (sqlite3_int64)strlen(g->azSql[k]) + 2*strlen(g->job.zSchema) + 3;
     if( nSql>=nSqlMax ){
       return guard_table_error(g, SQLITE_TOOBIG, "the trigger's SQL would"
           " be %lld bytes, more than this connection allows (%lld:"
@@ -526,11 +490,11 @@ static int guard_lookup(guard_call *g){
   int k, rc;
   char *zSql = sqlite3_mprintf("SELECT name, tbl_name, sql FROM"
       " \"%w\".sqlite_master WHERE type='trigger' AND name=?1 COLLATE NOCASE",
-      g->zSchema);
+      g->job.zSchema);
   if( zSql==0 ) return SQLITE_NOMEM;
-  rc = sqlite3_prepare_v2(g->db, zSql, -1, &pStmt, 0);
+  rc = sqlite3_prepare_v2(g->job.db, zSql, -1, &pStmt, 0);
   sqlite3_free(zSql);
-  if( rc!=SQLITE_OK ) return guard_sql_error(g, rc);
+  if( rc!=SQLITE_OK ) return utf8ext_job_sql_error(&g->job, rc);
   for(k=0; rc==SQLITE_OK && k<2; k++){
     char *zName = guard_trigger_name(g->zTable, k);
     if( zName==0 ){ rc = SQLITE_NOMEM; break; }
@@ -552,7 +516,7 @@ static int guard_lookup(guard_call *g){
         zEsc = sqlite3_str_finish(s);
         if( zEsc==0 ){
           rc = SQLITE_NOMEM;
-        }else if( strcmp(g->zFunc, "utf8_guard")==0 ){
+        }else if( strcmp(g->job.zFunc, "utf8_guard")==0 ){
           rc = guard_table_error(g, SQLITE_ERROR, "trigger \"%s\" already"
               " exists and is not one utf8_guard made (its SQL is not what"
               " utf8_guard writes for this table%s); drop or rename it first",
@@ -571,7 +535,7 @@ static int guard_lookup(guard_call *g){
     }else if( rc==SQLITE_DONE ){
       rc = SQLITE_OK;
     }else{
-      rc = guard_sql_error(g, rc);
+      rc = utf8ext_job_sql_error(&g->job, rc);
     }
     sqlite3_reset(pStmt);
     sqlite3_clear_bindings(pStmt);
@@ -584,266 +548,28 @@ static int guard_lookup(guard_call *g){
 /* ---- the transaction ---------------------------------------------------- */
 
 /*
-** (Re)prepare the rescue: a statement that writes to the table and
-** changes nothing, long enough for a progress handler to stop it while
-** it runs (see the top of the file and utf8ext_job.c). Prepared before the
-** transaction begins and after each change of the schema (a change of the
-** temp schema expires every statement, and under sqlite3_interrupt() an
-** expired one cannot be prepared again). When it cannot be prepared (a
-** trigger of the table calls a function this connection lacks), the old
-** one is kept, or there is none.
+** The rescue's SQL (utf8ext_job.c): an INSERT into the table that changes
+** nothing, long enough for a progress handler to stop it while it runs.
+** The job prepares it before its transaction begins, and again after each
+** change (guard_exec()). NULL when out of memory, or when no column can
+** be named.
 */
-static void guard_prepare_rescue(guard_call *g){
-  sqlite3_stmt *pNew = 0;
-  char *zSql;
-  g->bRescueStale = 1;
-  if( g->zAnyCol==0 ) return;
-  zSql = sqlite3_mprintf("WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL"
+static char *guard_rescue_sql(guard_call *g){
+  if( g->zAnyCol==0 ) return 0;
+  return sqlite3_mprintf("WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL"
       " SELECT i+1 FROM c WHERE i<100000) INSERT INTO \"%w\".\"%w\"(\"%w\")"
-      " SELECT NULL FROM c WHERE i<0", g->zSchema, g->zTable, g->zAnyCol);
-  if( zSql && sqlite3_prepare_v2(g->db, zSql, -1, &pNew, 0)==SQLITE_OK ){
-    sqlite3_finalize(g->pRescue);
-    g->pRescue = pNew;
-    g->bRescueStale = 0;
-  }else{
-    sqlite3_finalize(pNew);
-  }
-  sqlite3_free(zSql);
-}
-
-/* Step a statement that writes to its end; SQLITE_OK or its error. */
-static int step_write(sqlite3_stmt *pStmt){
-  int rc;
-  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){}
-  sqlite3_reset(pStmt);
-  return rc==SQLITE_DONE ? SQLITE_OK : rc;
+      " SELECT NULL FROM c WHERE i<0", g->job.zSchema, g->zTable, g->zAnyCol);
 }
 
 /*
-** True if an interrupt in force is sqlite3_interrupt()'s: it lasts until
-** the calling statement ends, and then not even sqlite3_prepare() works.
+** Report the outcome (the count n, or the error and what became of the
+** database: utf8ext_job_result()) and free what the call holds.
 */
-static int interrupt_lasts(sqlite3 *db){
-  sqlite3_stmt *p = 0;
-  int rc = sqlite3_prepare_v2(db, "SELECT 1", -1, &p, 0);
-  sqlite3_finalize(p);
-  return rc==SQLITE_INTERRUPT;
-}
-
-/*
-** RELEASE the call's savepoint, until it succeeds or there is no such
-** savepoint any more (a progress handler may stop it after it ran).
-*/
-static int guard_release(guard_call *g){
-  char *zSql = sqlite3_mprintf("RELEASE \"%w\"", g->zSavepoint);
-  int i, rc = SQLITE_NOMEM;
-  for(i=0; zSql && i<GUARD_ROLLBACK_TRIES; i++){
-    rc = sqlite3_exec(g->db, zSql, 0, 0, 0);
-    if( rc==SQLITE_OK || (rc==SQLITE_ERROR && sqlite3_strnicmp(
-            sqlite3_errmsg(g->db), "no such savepoint", 17)==0) ){
-      rc = SQLITE_OK;
-      break;
-    }
-    if( interrupt_lasts(g->db) ) break;
-  }
-  sqlite3_free(zSql);
-  return rc;
-}
-
-/*
-** Refuse a call from inside a statement that writes (its transaction
-** could be neither committed nor rolled back), open the call's
-** transaction, and refuse a schema whose journal_mode is OFF (nothing
-** could be rolled back).
-*/
-static int guard_begin(guard_call *g){
-  sqlite3_stmt *p = 0;
-  char *zMode = 0;
-  int rc;
-  g->bAutocommit = sqlite3_get_autocommit(g->db);
-  while( (p = sqlite3_next_stmt(g->db, p))!=0 ){
-    if( sqlite3_stmt_busy(p) && !sqlite3_stmt_readonly(p) ){
-      return guard_error(g, SQLITE_ERROR, "call it in a statement of its own"
-          " (SELECT %s(...)), not from inside a statement that writes: it"
-          " must begin and end a transaction of its own", g->zFunc);
-    }
-  }
-  guard_prepare_rescue(g);
-  if( g->bAutocommit ){
-    rc = sqlite3_exec(g->db, "BEGIN IMMEDIATE", 0, 0, 0);
-    if( !sqlite3_get_autocommit(g->db) ) g->eTxn = GUARD_TXN_OWN;
-    if( rc!=SQLITE_OK ) return guard_sql_error(g, rc);
-  }else{
-    char *zSql;
-    sqlite3_snprintf(sizeof(g->zSavepoint), g->zSavepoint, "utf8ext_guard_%p",
-                     (void*)g);
-    zSql = sqlite3_mprintf("SAVEPOINT \"%w\"", g->zSavepoint);
-    if( zSql==0 ) return SQLITE_NOMEM;
-    rc = sqlite3_exec(g->db, zSql, 0, 0, 0);
-    sqlite3_free(zSql);
-    if( rc!=SQLITE_OK ){
-      rc = guard_sql_error(g, rc);
-      guard_release(g);
-      return rc;
-    }
-    g->eTxn = GUARD_TXN_SAVEPOINT;
-  }
-  /* PRAGMA journal_mode counts as a write: inside the transaction */
-  zMode = sqlite3_mprintf("PRAGMA \"%w\".journal_mode", g->zSchema);
-  if( zMode==0 ) return SQLITE_NOMEM;
-  rc = sqlite3_prepare_v2(g->db, zMode, -1, &p, 0);
-  sqlite3_free(zMode);
-  if( rc==SQLITE_OK ){
-    rc = sqlite3_step(p);
-    if( rc==SQLITE_ROW ){
-      const char *z = (const char*)sqlite3_column_text(p, 0);
-      rc = SQLITE_OK;
-      if( z && sqlite3_stricmp(z, "off")==0 ){
-        rc = guard_error(g, SQLITE_ERROR, "database \"%w\" has"
-            " journal_mode=OFF, so a call that fails half way could not be"
-            " rolled back; set PRAGMA \"%w\".journal_mode=DELETE (or WAL)"
-            " first", g->zSchema, g->zSchema);
-      }
-    }else if( rc==SQLITE_DONE ){
-      rc = SQLITE_OK;
-    }
-  }
-  if( rc!=SQLITE_OK && g->zErr==0 ) rc = guard_sql_error(g, rc);
-  sqlite3_finalize(p);
-  return rc;
-}
-
-/*
-** Roll the call's transaction back, whatever stops statements from
-** running, and set g->eEnd to what became of it, as job_rollback() in
-** utf8ext_job.c does. ROLLBACK TO may run and still report an error (a
-** progress handler called on its way out); undoing the call's changes of
-** the schema then expires every statement, the rescue included, which a
-** progress handler or sqlite3_interrupt() keeps from being prepared
-** again: so a rescue that cannot start shows that ROLLBACK TO ran. But a
-** change of the temp schema expires every statement too: after one, the
-** rescue shows nothing until it has been prepared again (bRescueStale).
-*/
-static void guard_rollback(guard_call *g){
-  sqlite3 *db = g->db;
-  char *zSql = sqlite3_mprintf("ROLLBACK TO \"%w\"", g->zSavepoint);
-  int i;
-  for(i=0; i<GUARD_ROLLBACK_TRIES; i++){
-    int rc;
-    if( sqlite3_get_autocommit(db) ){
-      /* SQLite rolled everything back (a stopped write), or ROLLBACK did */
-      g->eEnd = g->bAutocommit ? GUARD_END_CLEAN : GUARD_END_TXN_LOST;
-      g->eTxn = GUARD_TXN_NONE;
-      sqlite3_free(zSql);
-      return;
-    }
-    if( g->eTxn==GUARD_TXN_OWN ){
-      rc = sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
-    }else{
-      rc = zSql ? sqlite3_exec(db, zSql, 0, 0, 0) : SQLITE_NOMEM;
-      if( rc==SQLITE_OK ){
-        guard_release(g);
-        g->eEnd = GUARD_END_CLEAN;
-        g->eTxn = GUARD_TXN_NONE;
-        sqlite3_free(zSql);
-        return;
-      }
-    }
-    /* nothing runs: make SQLite roll back itself */
-    if( rc!=SQLITE_OK && g->pRescue && (i>=2 || interrupt_lasts(db)) ){
-      rc = step_write(g->pRescue);
-      if( rc!=SQLITE_OK && !sqlite3_get_autocommit(db)
-       && g->eTxn==GUARD_TXN_SAVEPOINT && !g->bRescueStale ){
-        /* it could not start: expired by a ROLLBACK TO that ran */
-        guard_release(g);
-        g->eEnd = GUARD_END_CLEAN;
-        g->eTxn = GUARD_TXN_NONE;
-        sqlite3_free(zSql);
-        return;
-      }
-    }
-  }
-  sqlite3_free(zSql);
-  g->eEnd = sqlite3_get_autocommit(db)
-          ? (g->bAutocommit ? GUARD_END_CLEAN : GUARD_END_TXN_LOST)
-          : GUARD_END_STUCK;
-}
-
-/*
-** End the call: with rc SQLITE_OK, COMMIT or RELEASE; otherwise (or if
-** that fails) roll back. Returns the outcome's code.
-*/
-static int guard_end(guard_call *g, int rc){
-  if( g->eTxn==GUARD_TXN_NONE ){
-    /* none began; but a stopped statement that counts as a write may
-    ** have made SQLite roll back the user's transaction */
-    if( !g->bAutocommit && sqlite3_get_autocommit(g->db) ){
-      g->eEnd = GUARD_END_TXN_LOST;
-    }
-  }else if( rc==SQLITE_OK ){
-    if( g->eTxn==GUARD_TXN_OWN ){
-      /* COMMIT stopped on its way out has committed: autocommit says */
-      int rc2 = sqlite3_exec(g->db, "COMMIT", 0, 0, 0);
-      if( rc2!=SQLITE_OK && !((rc2&0xFF)==SQLITE_INTERRUPT
-                              && sqlite3_get_autocommit(g->db)) ){
-        rc = guard_sql_error(g, rc2);
-      }
-    }else{
-      /* a savepoint that cannot be released holds the call's whole work
-      ** and ends with the user's transaction */
-      guard_release(g);
-    }
-    if( rc==SQLITE_OK ) g->eTxn = GUARD_TXN_NONE;
-  }
-  if( g->eTxn!=GUARD_TXN_NONE ) guard_rollback(g);
-  sqlite3_finalize(g->pRescue);
-  g->pRescue = 0;
-  return rc;
-}
-
-/* Report the outcome: the count n, or the error and what became of it. */
 static void guard_result(sqlite3_context *ctx, guard_call *g, int rc, int n){
   int k;
-  if( rc==SQLITE_OK ){
-    sqlite3_result_int(ctx, n);
-  }else if( rc==SQLITE_NOMEM ){
-    sqlite3_result_error_nomem(ctx);
-  }else{
-    /* what stopped it from outside in SQLite's words; else the call's */
-    const char *zWhy;
-    sqlite3_str *s = sqlite3_str_new(0);
-    char *zMsg;
-    switch( rc & 0xFF ){
-      case SQLITE_INTERRUPT: case SQLITE_FULL: case SQLITE_IOERR:
-        zWhy = sqlite3_errstr(rc);
-        break;
-      default:
-        zWhy = g->zErr ? g->zErr : sqlite3_errstr(rc);
-        break;
-    }
-    sqlite3_str_appendf(s, "%s: ", g->zFunc);
-    utf8ext_append_escaped(s, (const unsigned char*)zWhy,
-                           (sqlite3_int64)strlen(zWhy));
-    switch( g->eEnd ){
-      case GUARD_END_TXN_LOST:
-        sqlite3_str_appendall(s, "; SQLite rolled back the whole transaction,"
-            " with the changes made in it before this call");
-        break;
-      case GUARD_END_STUCK:
-        sqlite3_str_appendall(s, "; what it changed could not be rolled back"
-            " and is still in the open transaction: run ROLLBACK");
-        break;
-      default:
-        sqlite3_str_appendall(s, "; nothing was changed");
-        break;
-    }
-    zMsg = sqlite3_str_finish(s);
-    utf8ext_result_error(ctx, zMsg, zMsg ? rc : SQLITE_NOMEM);
-    sqlite3_free(zMsg);
-  }
-  sqlite3_free(g->zSchema);
+  g->job.nChanged = n;
+  utf8ext_job_result(ctx, &g->job, rc);
   sqlite3_free(g->zTable);
-  sqlite3_free(g->zErr);
   sqlite3_free(g->zAnyCol);
   free_names(g->azCol, g->nCol);
   for(k=0; k<2; k++){
@@ -864,10 +590,10 @@ static int guard_exec(guard_call *g, char *zSql, const char *zWhat, int k){
   int rc;
   char *zMsg = 0;
   if( zSql==0 ) return SQLITE_NOMEM;
-  rc = sqlite3_exec(g->db, zSql, 0, 0, 0);
+  rc = sqlite3_exec(g->job.db, zSql, 0, 0, 0);
   sqlite3_free(zSql);
-  if( rc!=SQLITE_OK ) zMsg = sqlite3_mprintf("%s", sqlite3_errmsg(g->db));
-  guard_prepare_rescue(g);
+  if( rc!=SQLITE_OK ) zMsg = sqlite3_mprintf("%s", sqlite3_errmsg(g->job.db));
+  utf8ext_job_renew_rescue(&g->job);
   if( rc!=SQLITE_OK ){
     char *zName = guard_trigger_name(g->zTable, k);
     if( zName && zMsg ){
@@ -898,7 +624,7 @@ static int guard_drop(guard_call *g, int k){
   char *zName = guard_trigger_name(g->zTable, k);
   int rc;
   if( zName==0 ) return SQLITE_NOMEM;
-  rc = guard_exec(g, sqlite3_mprintf("DROP TRIGGER \"%w\".\"%w\"", g->zSchema,
+  rc = guard_exec(g, sqlite3_mprintf("DROP TRIGGER \"%w\".\"%w\"", g->job.zSchema,
                                      zName), "dropping", k);
   sqlite3_free(zName);
   return rc;
@@ -912,13 +638,13 @@ static void guardFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   guard_call g;
   int rc, k;
   memset(&g, 0, sizeof(g));
-  g.db = sqlite3_context_db_handle(ctx);
-  g.zFunc = "utf8_guard";
+  g.job.db = sqlite3_context_db_handle(ctx);
+  g.job.zFunc = "utf8_guard";
   rc = guard_table(&g, argc, argv);
   if( rc==SQLITE_OK ) rc = guard_columns(&g);
   if( rc==SQLITE_OK ) rc = guard_make_sql(&g);
   if( rc==SQLITE_OK ){
-    rc = guard_begin(&g);
+    rc = utf8ext_job_begin_nolog(&g.job, guard_rescue_sql(&g));
     if( rc==SQLITE_OK ) rc = guard_lookup(&g);
     for(k=0; rc==SQLITE_OK && k<2; k++){
       if( g.nCol>0 && g.azHave[k] && strcmp(g.azHave[k], g.azSql[k])==0 ){
@@ -929,10 +655,10 @@ static void guardFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
         /* "CREATE TRIGGER "schema"."name" ...": sqlite_schema keeps it
         ** without the schema, as g.azSql[k] is */
         rc = guard_exec(&g, sqlite3_mprintf("CREATE TRIGGER \"%w\".%s",
-                        g.zSchema, g.azSql[k]+nCreate), "creating", k);
+                        g.job.zSchema, g.azSql[k]+nCreate), "creating", k);
       }
     }
-    rc = guard_end(&g, rc);
+    rc = utf8ext_job_end(&g.job, rc);
   }
   guard_result(ctx, &g, rc, g.nCol);
 }
@@ -945,19 +671,19 @@ static void unguardFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   guard_call g;
   int rc, k, n = 0;
   memset(&g, 0, sizeof(g));
-  g.db = sqlite3_context_db_handle(ctx);
-  g.zFunc = "utf8_unguard";
+  g.job.db = sqlite3_context_db_handle(ctx);
+  g.job.zFunc = "utf8_unguard";
   rc = guard_table(&g, argc, argv);
   if( rc==SQLITE_OK ) rc = guard_columns(&g);   /* for the rescue */
   if( rc==SQLITE_OK ){
-    rc = guard_begin(&g);
+    rc = utf8ext_job_begin_nolog(&g.job, guard_rescue_sql(&g));
     if( rc==SQLITE_OK ) rc = guard_lookup(&g);
     for(k=0; rc==SQLITE_OK && k<2; k++){
       if( g.azHave[k]==0 ) continue;
       rc = guard_drop(&g, k);
       if( rc==SQLITE_OK ) n++;
     }
-    rc = guard_end(&g, rc);
+    rc = utf8ext_job_end(&g.job, rc);
   }
   guard_result(ctx, &g, rc, n);
 }

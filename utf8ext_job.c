@@ -2,7 +2,9 @@
 ** utf8ext_job.c - one call of utf8_repair or utf8_undo as a job: its
 ** transaction, the repair log, the key and fingerprint that find a row
 ** again, and the refusals both functions make. utf8ext_repair.c and
-** utf8ext_undo.c do the work; this file makes it all or nothing.
+** utf8ext_undo.c do the work; this file makes it all or nothing. It does
+** the same for utf8_guard and utf8_unguard (utf8ext_guard.c): a job
+** without a log (JOBS WITHOUT A LOG below).
 **
 ** HOW A CALL IS ALL OR NOTHING
 **
@@ -42,6 +44,21 @@
 ** A call is refused before anything starts when it is made from inside a
 ** statement that writes (it could not end its own transaction there), or
 ** when the schema's journal_mode is OFF (no rollback is possible at all).
+**
+** JOBS WITHOUT A LOG
+**
+** utf8_guard and utf8_unguard change the schema (triggers) and keep no
+** log: utf8ext_job_begin_nolog() opens the same transaction, and their
+** rescue is theirs (an INSERT of no rows into the guarded table, made by
+** the caller). Such a job commits whenever it succeeds, as there is no
+** log created for nothing to take back. A change of the temp schema
+** expires every prepared statement at once, the rescue too, and under
+** sqlite3_interrupt() it cannot be prepared again: so the caller prepares
+** it again after each change (utf8ext_job_renew_rescue()), and while that
+** fails the rescue is stale, and one that cannot start proves nothing: a
+** ROLLBACK TO that reported an error is then not taken to have run. That
+** is the one end that keeps a call's changes in the open transaction (a
+** TEMP table interrupted between its two changes; docs/reference.md).
 */
 #include "utf8ext_job.h"
 
@@ -944,7 +961,7 @@ static int fk_violations(repair_job *pJob, sqlite3_uint64 **pa,
 */
 static void job_prepare_rescue(repair_job *pJob){
   char *zSql;
-  if( pJob->pRescue ) return;
+  if( pJob->pRescue || pJob->bNoLog ) return;
   zSql = sqlite3_mprintf("WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL"
       " SELECT i+1 FROM c WHERE i<100000) INSERT INTO \"%w\"."
       UTF8EXT_LOG_TABLE "(tbl, col, original, repaired, method)"
@@ -1031,7 +1048,8 @@ static int job_open_transaction(repair_job *pJob){
     return rc==SQLITE_OK ? rc : utf8ext_job_sql_error(pJob, rc);
   }
   sqlite3_snprintf(sizeof(pJob->zSavepoint), pJob->zSavepoint,
-                   "utf8ext_repair_%p", (void*)pJob);
+                   pJob->bNoLog ? "utf8ext_guard_%p" : "utf8ext_repair_%p",
+                   (void*)pJob);
   {
     char *zSql = sqlite3_mprintf("SAVEPOINT \"%w\"", pJob->zSavepoint);
     if( zSql==0 ) return SQLITE_NOMEM;
@@ -1060,6 +1078,35 @@ static int job_take_log(repair_job *pJob){
   if( rc!=SQLITE_OK ) return utf8ext_job_sql_error(pJob, rc);
   pJob->bLog = 1;
   return SQLITE_OK;
+}
+
+void utf8ext_job_renew_rescue(repair_job *pJob){
+  sqlite3_stmt *pNew = 0;
+  pJob->bRescueStale = 1;
+  if( pJob->zRescue==0 ) return;
+  if( sqlite3_prepare_v2(pJob->db, pJob->zRescue, -1, &pNew, 0)==SQLITE_OK ){
+    sqlite3_finalize(pJob->pRescue);
+    pJob->pRescue = pNew;
+    pJob->bRescueStale = 0;
+  }else{
+    /* a trigger of the table calls a function this connection lacks, or
+    ** an interrupt: the old one is kept, or there is none */
+    sqlite3_finalize(pNew);
+  }
+}
+
+int utf8ext_job_begin_nolog(repair_job *pJob, char *zRescue){
+  int rc;
+  pJob->bNoLog = 1;
+  pJob->zRescue = zRescue;
+  pJob->bAutocommit = sqlite3_get_autocommit(pJob->db);
+  rc = refuse_write_context(pJob);
+  if( rc!=SQLITE_OK ) return rc;
+  utf8ext_job_renew_rescue(pJob);
+  /* PRAGMA journal_mode counts as a write: inside the transaction */
+  rc = job_open_transaction(pJob);
+  if( rc==SQLITE_OK ) rc = refuse_journal_off(pJob);
+  return rc;
 }
 
 /* What the job must know of foreign keys before it writes. */
@@ -1139,11 +1186,15 @@ static int job_check_deferred_fks(repair_job *pJob){
                   " would fail");
 }
 
-/* Step the rescue: a stopped write makes SQLite roll everything back. */
-static void job_rescue(repair_job *pJob){
+/*
+** Step the rescue: a stopped write makes SQLite roll everything back.
+** SQLITE_OK when it ran, or there was none to step.
+*/
+static int job_rescue(repair_job *pJob){
   if( pJob->pLogCreate ) job_prepare_rescue(pJob);   /* a log made since? */
-  if( pJob->pRescue ) utf8ext_job_step_write(pJob->pRescue);
-  else if( pJob->pLogCreate ) utf8ext_job_step_write(pJob->pLogCreate);
+  if( pJob->pRescue ) return utf8ext_job_step_write(pJob->pRescue);
+  if( pJob->pLogCreate ) return utf8ext_job_step_write(pJob->pLogCreate);
+  return SQLITE_OK;
 }
 
 /*
@@ -1182,13 +1233,16 @@ static void job_rollback(repair_job *pJob){
     /* Nothing runs: make SQLite roll back itself. If the write does run
     ** (a progress handler let it), it changed nothing: try again. */
     if( rc!=SQLITE_OK && (i>=2 || interrupt_lasts(db)) ){
-      job_rescue(pJob);
-      if( pJob->eTxn==JOB_TXN_SAVEPOINT && !sqlite3_get_autocommit(db) ){
+      rc = job_rescue(pJob);
+      if( rc!=SQLITE_OK && pJob->eTxn==JOB_TXN_SAVEPOINT
+       && !sqlite3_get_autocommit(db) && !pJob->bRescueStale ){
         /* Stopped once it runs, the rescue makes SQLite roll back; it did
         ** not run, so it could not start: SQLite had expired it, and in
         ** the call only a ROLLBACK TO that ran does that (undoing a schema
         ** change of the transaction expires every statement), though a
-        ** progress handler stopped it on its way out. So it is back. */
+        ** progress handler stopped it on its way out. So it is back. (A
+        ** stale rescue, expired by a change of the temp schema, shows
+        ** nothing: see JOBS WITHOUT A LOG.) */
         job_release(pJob);
         pJob->eEnd = JOB_END_CLEAN;
         pJob->eTxn = JOB_TXN_NONE;
@@ -1231,7 +1285,9 @@ int utf8ext_job_end(repair_job *pJob, int rc){
     return rc;
   }
   if( rc==SQLITE_OK && pJob->nChanged>0 ) rc = job_check_deferred_fks(pJob);
-  if( rc==SQLITE_OK && pJob->nChanged>0 ){
+  /* a job without a log commits whatever it changed: it has no log
+  ** created for nothing to take back */
+  if( rc==SQLITE_OK && (pJob->nChanged>0 || pJob->bNoLog) ){
     if( pJob->eTxn==JOB_TXN_OWN ){
       /* COMMIT stopped on its way out (a progress handler) has committed:
       ** autocommit says; any other error with autocommit back on was
@@ -1329,6 +1385,8 @@ void utf8ext_job_result(sqlite3_context *ctx, repair_job *pJob, int rc){
   sqlite3_free(pJob->aFkBefore);
   sqlite3_free(pJob->zMethodBuf);
   pJob->zMethodBuf = 0;
+  sqlite3_free(pJob->zRescue);
+  pJob->zRescue = 0;
   {
     int g;
     for(g=0; g<UTF8_GUESS_N; g++){ sqlite3_free(pJob->azAuto[g]); pJob->azAuto[g] = 0; }

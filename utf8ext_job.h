@@ -2,7 +2,9 @@
 ** utf8ext_job.h - what utf8_repair (utf8ext_repair.c) and utf8_undo
 ** (utf8ext_undo.c) share: one call's job, its transaction, the repair log,
 ** the key and fingerprint that find a row again, and the refusals both
-** make (utf8ext_job.c). Only these three units include it.
+** make (utf8ext_job.c). utf8_guard and utf8_unguard (utf8ext_guard.c) use
+** only the transaction: a job without a log (utf8ext_job_begin_nolog).
+** Only these units include it.
 */
 #ifndef UTF8EXT_JOB_H
 #define UTF8EXT_JOB_H
@@ -35,12 +37,13 @@ struct job_stmts {
 };
 
 /*
-** What one call of utf8_repair or utf8_undo is doing.
+** What one call of utf8_repair or utf8_undo (or, for its transaction
+** only, utf8_guard or utf8_unguard) is doing.
 */
 typedef struct repair_job repair_job;
 struct repair_job {
   sqlite3 *db;                /* The connection */
-  const char *zFunc;          /* "utf8_repair" or "utf8_undo" */
+  const char *zFunc;          /* "utf8_repair", "utf8_undo", "utf8_guard"... */
   char *zSchema;              /* The schema worked on */
   char *zErr;                 /* Why it failed, without the function's name */
   /* the method (repair only) */
@@ -62,7 +65,8 @@ struct repair_job {
   const char *zColumns;       /* COLUMNS: the columns to repair; NULL: all */
   const char *zWhere;         /* WHERE: the rows to repair; NULL: all */
   /* progress */
-  sqlite3_int64 nChanged;     /* Values changed (or restored) so far */
+  sqlite3_int64 nChanged;     /* Values changed (or restored) so far; what
+                              ** utf8ext_job_result() reports */
   /* the log */
   int bLog;                   /* True once the log exists in the job */
   sqlite3_stmt *pLogCreate;   /* CREATE TABLE of the log, when it was absent */
@@ -72,6 +76,10 @@ struct repair_job {
   /* the transaction */
   sqlite3_stmt *pLock;        /* DELETE FROM the log WHERE 0: takes the lock */
   sqlite3_stmt *pRescue;      /* A long write that changes nothing (job_rollback) */
+  int bNoLog;                 /* A job without a log (utf8ext_job_begin_nolog) */
+  char *zRescue;              /* bNoLog: the rescue's SQL; NULL: none */
+  int bRescueStale;           /* bNoLog: pRescue could not be prepared again
+                              ** after the last change of the schema */
   int eTxn;                   /* JOB_TXN_* */
   char zSavepoint[48];        /* The savepoint's name, this call's own */
   int bAutocommit;            /* True if no transaction was open before */
@@ -159,6 +167,26 @@ unsigned char *utf8ext_job_copy_bytes(const void *z, sqlite3_int64 n);
 ** else *pbNoLog is set when there is none and nothing needs doing).
 */
 int utf8ext_job_begin(repair_job *pJob, int bCreateLog, int *pbNoLog);
+/*
+** Start a job that keeps no log and changes the schema (utf8_guard,
+** utf8_unguard): refuse a call from inside a statement that writes,
+** prepare the rescue from zRescue (from sqlite3_mprintf, taken: freed by
+** utf8ext_job_result(); NULL: the job has none), open the transaction as
+** utf8ext_job_begin() does and refuse journal_mode=OFF. Such a job commits
+** whenever it ends with SQLITE_OK, whatever nChanged says, and checks no
+** foreign keys. After each change of the schema the caller must call
+** utf8ext_job_renew_rescue().
+*/
+int utf8ext_job_begin_nolog(repair_job *pJob, char *zRescue);
+/*
+** Prepare a no-log job's rescue again, after a change of the schema (also
+** one that reported an error: it may have run). A change of the temp
+** schema expires every prepared statement, and under sqlite3_interrupt()
+** an expired one cannot be prepared again; so when this fails the old
+** rescue is kept but marked stale, and a rescue that cannot start then
+** proves nothing about ROLLBACK TO (utf8ext_job.c).
+*/
+void utf8ext_job_renew_rescue(repair_job *pJob);
 /*
 ** End the job: with rc SQLITE_OK and values changed, check deferred
 ** foreign keys, then COMMIT or RELEASE; otherwise (or if that fails) roll
