@@ -485,7 +485,6 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
       lang = aLang[iLang];
       limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + cap;
       if( v<limit ) limit = v;
-      if( aWord[lang]<0 ) aWord[lang] = word_cost(&view, lang);
       /* the reading alone must stay under limit less the words' cost */
       if( limit!=INT32_MAX ) limit -= aWord[lang];
       for(j=0; aReading[c] && j<nPriced; j++){

@@ -18081,7 +18081,7 @@ const uint8_t utf8_model_bigram[UTF8_MODEL_NCLASS * UTF8_MODEL_NCLASS] = {
   79,112,108,113,110,117,93,97,101,
 };
 
-/* Cost of a letter's case after a letter's case (1 lower, 2 upper). */
+/* -log2 P(a letter's case | case before), 1/QUANT bits: 0 none, 1 lower, 2 upper. */
 const uint8_t utf8_model_case[3][3] = {
   {0, 1, 12},
   {0, 0, 41},

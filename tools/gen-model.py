@@ -417,7 +417,6 @@ def main():
         cs_langs.append(mask)
 
     # Members of each class in the BMP, for the cost of a member.
-    page_of = {}
     members = defaultdict(int)
     entries = {}
     for cp in range(0x10000):
@@ -559,17 +558,15 @@ def write(outdir, langs, classes, symbols, sym_cls, sym_cost, bigram, case_cost,
     c.append("** Classes: %s */\n" % " ".join(cname(x) for x in classes))
     c.append("const uint8_t utf8_model_bigram[UTF8_MODEL_NCLASS * UTF8_MODEL_NCLASS] = {\n")
     c.append(fmt(bigram, 16))
-    c.append("};\n\n/* Cost of a letter's case after a letter's case (1 lower, 2 upper). */\n")
+    c.append("};\n\n/* -log2 P(a letter's case | case before), 1/QUANT bits: 0 none, 1 lower, 2 upper. */\n")
     c.append("const uint8_t utf8_model_case[3][3] = {\n")
-    for r in case_cost:
-        c.append("  {%s},\n" % ", ".join(str(v) for v in r))
+    c.append(rows(case_cost))
     c.append("};\n\n/* Each class's script (0: not a letter): %s. */\n" % " ".join(SCRIPTS))
     c.append("const uint8_t utf8_model_class_script[UTF8_MODEL_NCLASS] = {\n")
     c.append(fmt(cls_script, 16))
     c.append("};\n\n/* -log2 P(a letter's script | script of the letter before), 1/QUANT bits. */\n")
     c.append("const uint8_t utf8_model_script[UTF8_MODEL_NSCRIPT][UTF8_MODEL_NSCRIPT] = {\n")
-    for r in script_cost:
-        c.append("  {%s},\n" % ", ".join(str(v) for v in r))
+    c.append(rows(script_cost))
     c.append("};\n")
     c.append("\nconst char *const utf8_model_lang_name[UTF8_MODEL_NLANG] = {\n  %s\n};\n"
              % ", ".join('"%s"' % l for l in langs))
@@ -589,6 +586,11 @@ def write(outdir, langs, classes, symbols, sym_cls, sym_cost, bigram, case_cost,
     c.append("const uint64_t utf8_model_charset_langs[%d] = {\n%s};\n" % (len(cs_langs), fmt(["0x%xull" % m for m in cs_langs], 4)))
     with open(os.path.join(outdir, "model_tables.c"), "w") as f:
         f.write("".join(c))
+
+
+def rows(table):
+    """A small 2-D table as C initializer rows."""
+    return "".join("  {%s},\n" % ", ".join(str(v) for v in r) for r in table)
 
 
 def fmt(vals, per):
