@@ -218,6 +218,7 @@ struct audit_cursor {
   sqlite3_int64 nAlloc;       /* Allocated entries */
   sqlite3_int64 iRow;         /* The current one, from 0 */
   int bMoji;                  /* utf8_audit_summary: count mojibake */
+  int bGuess;                 /* the query reads a guess column: guess */
   /* utf8_audit past its budget (HOW IT WORKS): */
   sqlite3_int64 nBudget;      /* Bytes aFinding[] may hold before a move */
   sqlite3_int64 nMem;         /* Bytes it holds: entries and their strings */
@@ -523,7 +524,7 @@ static int auditAddFinding(audit_cursor *pCur, int iTable, int iCol,
   f->unit = e.unit;
   memcpy(f->aBytes, z+e.first, e.unit.length);
   f->nErrors = (sqlite3_int64)e.count;
-  f->iGuess = utf8_guess(z, (size_t)n);
+  f->iGuess = pCur->bGuess ? utf8_guess(z, (size_t)n) : UTF8_GUESS_NONE;
   nCtx = utf8_context(z, (size_t)n, e.first, AUDIT_CONTEXT_CHARS, 0);
   f->zContext = sqlite3_malloc64(nCtx+1);
   if( f->zContext==0 ) return SQLITE_NOMEM;
@@ -615,13 +616,15 @@ static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
         e = utf8_scan_errors(z, (size_t)n);
         if( bSummary ){
           audit_column *c = &pCur->aColumn[iFirst+i];
-          int32_t score[UTF8_GUESS_N];
-          uint64_t hash[UTF8_GUESS_N];
-          int g;
-          utf8_guess_score(z, (size_t)n, score, hash);
-          utf8_guess_group_add(&c->guess, score, hash);
-          for(g=0; g<UTF8_GUESS_N; g++){
-            c->anPlausible[g] += utf8_guess_plausible(score, g);
+          if( pCur->bGuess ){
+            int32_t score[UTF8_GUESS_N];
+            uint64_t hash[UTF8_GUESS_N];
+            int g;
+            utf8_guess_score(z, (size_t)n, score, hash);
+            utf8_guess_group_add(&c->guess, score, hash);
+            for(g=0; g<UTF8_GUESS_N; g++){
+              c->anPlausible[g] += utf8_guess_plausible(score, g);
+            }
           }
           c->nBad++;
           c->mReasons |= 1u<<e.unit.reason;
@@ -769,6 +772,7 @@ static int auditFilter(sqlite3_vtab_cursor *cur, int idxNum,
 
   auditReset(pCur);
   pCur->bMoji = (idxNum & 4)!=0;
+  pCur->bGuess = (idxNum & 8)!=0;
   pCur->nBudget = auditBudget();
   if( argc>0 && sqlite3_value_type(argv[0])!=SQLITE_NULL ){
     rc = auditArgText(pCur, argv[0], "TABLE", &pCur->zTableArg);
@@ -937,7 +941,10 @@ static int summaryColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       break;
     case SUMMARY_COLUMN_GUESS:
     case SUMMARY_COLUMN_EXPLAINED: {
-      int g = utf8_guess_group_pick(&c->guess);
+      /* NULL, as above, if the plan said the guess was not wanted */
+      int g = pCur->bGuess ? utf8_guess_group_pick(&c->guess)
+                           : UTF8_GUESS_NONE;
+      if( !pCur->bGuess ) break;
       if( i==SUMMARY_COLUMN_EXPLAINED ){
         sqlite3_result_int64(ctx, g==UTF8_GUESS_NONE ? 0 : c->anPlausible[g]);
       }else if( g!=UTF8_GUESS_NONE ){
@@ -966,6 +973,9 @@ static int auditRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid){
 **   4   utf8_audit_summary: the query uses the mojibake column, so xFilter
 **       counts it; the count costs a look at every well-formed value that
 **       may be mojibake (SELECT count(*) or the other columns do not pay)
+**   8   the query uses a guess column (utf8_audit's guess, the summary's
+**       guess or explained), so xFilter guesses each bad value: the
+**       guess is the dearest thing an audit computes per bad value
 ** With no constraint on TABLE at all the call is an error that says how
 ** to call the function; with one (on TABLE or SCHEMA) that is not usable
 ** in this plan, SQLITE_CONSTRAINT makes SQLite look for another plan.
@@ -999,10 +1009,19 @@ static int auditBestIndex(sqlite3_vtab *tab, sqlite3_index_info *pInfo){
   if( aiCons[1]<0 && (unusable & 2) ) return SQLITE_CONSTRAINT;
 
   pInfo->idxNum = 1;
-  /* colUsed came with SQLite 3.10.0: before it, always count */
-  if( bSummary && (sqlite3_libversion_number()<3010000
-       || (pInfo->colUsed & ((sqlite3_uint64)1<<SUMMARY_COLUMN_MOJIBAKE))) ){
-    pInfo->idxNum |= 4;
+  /* colUsed came with SQLite 3.10.0: before it, always count and guess */
+  if( sqlite3_libversion_number()<3010000 ){
+    pInfo->idxNum |= bSummary ? 4|8 : 8;
+  }else{
+    sqlite3_uint64 mGuess = bSummary
+        ? ((sqlite3_uint64)1<<SUMMARY_COLUMN_GUESS)
+          | ((sqlite3_uint64)1<<SUMMARY_COLUMN_EXPLAINED)
+        : ((sqlite3_uint64)1<<AUDIT_COLUMN_GUESS);
+    if( bSummary
+     && (pInfo->colUsed & ((sqlite3_uint64)1<<SUMMARY_COLUMN_MOJIBAKE)) ){
+      pInfo->idxNum |= 4;
+    }
+    if( pInfo->colUsed & mGuess ) pInfo->idxNum |= 8;
   }
   pInfo->aConstraintUsage[aiCons[0]].argvIndex = 1;
   pInfo->aConstraintUsage[aiCons[0]].omit = 1;
