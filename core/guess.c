@@ -113,6 +113,7 @@ typedef struct value_view {
   size_t aStart[MAX_RUNS], aEnd[MAX_RUNS];
   int nWord;                    /* words of word_cost() in aWordA/aWordB */
   size_t aWordA[WORD_LETTERS], aWordB[WORD_LETTERS];
+  size_t lastLetter;            /* 1 + where the last ASCII letter is, or 0 */
 } value_view;
 
 static int is_ascii_letter(unsigned char c){
@@ -126,6 +127,9 @@ static void view_init(value_view *v, const unsigned char *s, size_t n){
   v->nRun = 0;
   v->bMore = 0;
   v->nWord = 0;
+  v->lastLetter = 0;
+  for(i=n; i>0; i--) if( is_ascii_letter(s[i-1]) ){ v->lastLetter = i; break; }
+  i = 0;
   while( i<n ){
     if( s[i]<0x80 ){ i++; continue; }
     if( v->nRun==MAX_RUNS ){ v->bMore = 1; break; }
@@ -235,6 +239,30 @@ static int has_letter(const unsigned char *s, size_t from, size_t to){
 }
 
 /*
+** The next run of bytes >= 0x80 a walk at *pi goes on with (*pk runs of
+** the view taken): 0 when none is left; else *pi moves to its start
+** (unless the last character took its first bytes) and *pEnd gets its end.
+*/
+static int next_run(const value_view *v, int *pk, size_t *pi, size_t *pEnd){
+  const unsigned char *s = v->s;
+  size_t i = *pi, n = v->n;
+  while( *pk<v->nRun ){
+    int k = (*pk)++;
+    if( v->aEnd[k]<=i ) continue;           /* taken by the last character */
+    if( v->aStart[k]>i ) *pi = v->aStart[k];
+    *pEnd = v->aEnd[k];
+    return 1;
+  }
+  if( !v->bMore ) return 0;                 /* past MAX_RUNS: look for it */
+  while( i<n && s[i]<0x80 ) i++;
+  if( i>=n ) return 0;
+  *pi = i;
+  while( i<n && s[i]>=0x80 ) i++;
+  *pEnd = i;
+  return 1;
+}
+
+/*
 ** Price s[0..n) read as candidate c; UTF8_GUESS_OUT if c cannot read it.
 ** Stops early (returning a cost above limit) once the cost passes limit.
 */
@@ -243,25 +271,14 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
   const unsigned char *s = v->s;
   size_t n = v->n;
   reading r;
-  size_t i = 0, pos = 0;
+  size_t i = 0, pos = 0, end;
   int k = 0;
   const uint16_t *single = c<UTF8_CS_FIRST_MULTI ? utf8_cs_single[c] : 0;
   r.cost = aPrior[c];
   r.hash = 0xCBF29CE484222325ull;
   utf8_model_start(&r.prev, lang);
-  while( i<n ){
-    size_t end, w;
-    if( k<v->nRun ){                         /* the next run of high bytes */
-      if( v->aEnd[k]<=i ){ k++; continue; }  /* taken by the last character */
-      if( v->aStart[k]>i ) i = v->aStart[k];
-      end = v->aEnd[k++];
-    }else{
-      if( !v->bMore ) break;
-      while( i<n && s[i]<0x80 ) i++;
-      if( i>=n ) break;
-      end = i;
-      while( end<n && s[end]>=0x80 ) end++;
-    }
+  while( next_run(v, &k, &i, &end) ){
+    size_t w;
     /* the letters of its word before it are priced with it: they tell
     ** one language from another (uchardet keeps such words whole too) */
     for(w=i; lang>=0 && w>pos && is_ascii_letter(s[w-1]); w--){}
@@ -324,7 +341,7 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
     r.hash = (r.hash ^ (uint64_t)pos) * 0x100000001B3ull;
     if( r.cost>limit ) break;
   }
-  if( pos<n ) ascii(&r, s, pos, n, has_letter(s, pos, n));
+  if( pos<n ) ascii(&r, s, pos, n, v->lastLetter>pos);
   else r.cost += utf8_model_end(&r.prev);
   *pHash = r.hash;
   return r.cost;
@@ -351,6 +368,214 @@ static int32_t word_cost(const value_view *v, int lang){
     cost += b<v->n ? utf8_model_step(&st, s[b]) : utf8_model_end(&st);
   }
   return cost;
+}
+
+/*
+** Stage 2 prices a survivor in each language of its charset. A reading's
+** cost splits in two: the pairs of classes, which each language prices
+** its own way, and the rest (a symbol within its class, a case after a
+** case, a script after a script), which every language prices alike. So
+** record() walks the reading once, as price() does, into steps, and
+** steps_price() adds up each language's pairs: price()'s figure exactly,
+** checked against limit at the same places, for a few loads a character.
+*/
+#define NO_PAIR   0xFFFF   /* a step that prices no pair of classes */
+#define STEP_CHECK 1       /* price() stops here when over limit */
+#define STEP_RUN   2       /* a run ends here: over limit, the tail, then out */
+#define STEP_TAIL  4       /* what the rest of the value costs after the run */
+#define STEP_LAST  8       /* the tail of the last run: always priced */
+#define STEP_MAX 512       /* a longer reading is priced by price() */
+
+typedef struct step {
+  uint16_t from, to;       /* the pair of classes priced, or to==NO_PAIR */
+  uint8_t flag;
+  int32_t cost;            /* the part alike in every language */
+} step;
+
+typedef struct steps {
+  int n;                   /* steps in a; past STEP_MAX, too long */
+  utf8_model_state st;     /* the class, case and script after the last */
+  step a[STEP_MAX];
+  step spare;              /* written when a is full */
+} steps;
+
+static step *rec_step(steps *p, unsigned from, unsigned to, int32_t cost){
+  step *t = p->n<STEP_MAX ? &p->a[p->n] : &p->spare;
+  p->n += p->n<=STEP_MAX;
+  t->from = (uint16_t)from;
+  t->to = (uint16_t)to;
+  t->flag = 0;
+  t->cost = cost;
+  return t;
+}
+
+/* Mark the last step (none when p is full: then it is thrown away). */
+static void rec_flag(steps *p, int flag){
+  if( p->n>0 && p->n<=STEP_MAX ) p->a[p->n-1].flag |= (uint8_t)flag;
+}
+
+/* add() for a record: the pair of classes priced later */
+static step *rec_add(steps *p, uint32_t cp){
+  unsigned cls;
+  int32_t own = utf8_model_own(&p->st, cp, &cls);
+  step *t = rec_step(p, p->st.cls, cls, own);
+  p->st.cls = (uint16_t)cls;
+  return t;
+}
+
+/* ascii() for a record: its first character one step */
+static void rec_ascii(steps *p, const unsigned char *s, size_t from,
+                      size_t to, int bLetter){
+  if( from>0 ){
+    step *t = rec_add(p, s[from]);
+    if( bLetter && !is_ascii_letter(s[from]) ) t->cost += utf8_model_latin(&p->st);
+  }else if( bLetter ){
+    p->st.script = UTF8_MODEL_SCRIPT_LATIN;
+  }
+  utf8_model_set(&p->st, s[to-1]);
+}
+
+/* The tail after a run that ends at pos: what price() adds when it stops
+** there (the rest of the ASCII, or the end of the value), one step. */
+static void rec_tail(steps *p, const value_view *v, size_t pos, int flag){
+  steps t;                               /* the state only: not recorded */
+  step *x;
+  t.st = p->st;
+  if( pos<v->n ){
+    unsigned cls;
+    int32_t own = 0;
+    if( pos>0 ){
+      own = utf8_model_own(&t.st, v->s[pos], &cls);
+      if( v->lastLetter>pos && !is_ascii_letter(v->s[pos]) ){
+        own += utf8_model_latin(&t.st);
+      }
+    }
+    x = rec_step(p, p->st.cls, pos>0 ? cls : NO_PAIR, own);
+  }else{
+    x = rec_step(p, p->st.cls, utf8_model_sym_class[UTF8_MODEL_SYM_EDGE], 0);
+  }
+  x->flag = (uint8_t)(STEP_TAIL | flag);
+}
+
+/* One character of c at s[*pi..n) into p; 0 if price() must do it (c has
+** no character there, or UTF-8 cut at the end, whose price depends on the
+** language). */
+static int rec_char(steps *p, const unsigned char *s, size_t *pi, size_t n,
+                    int c){
+  uint32_t cp[2];
+  size_t i = *pi;
+  if( c<UTF8_CS_FIRST_MULTI ){
+    cp[0] = utf8_cs_single[c][s[i]-0x80]; cp[1] = 0;
+    i++;
+  }else if( c==UTF8_GUESS_UTF8 ){
+    utf8_unit u;
+    size_t k = utf8_variant(s+i, n-i, cp);
+    if( k ){                                        /* as price() */
+      *pi = i+k;
+      rec_step(p, 0, NO_PAIR, VARIANT_COST);
+      if( cp[0] ) rec_add(p, cp[0]);
+      return 1;
+    }
+    u = utf8_decode_unit(s+i, n-i);
+    i += u.length;
+    if( u.reason!=UTF8_OK ){
+      if( i==n && u.reason==UTF8_TRUNCATED ) return 0;
+      rec_step(p, 0, NO_PAIR, DAMAGE_COST);
+      *pi = i;
+      return 1;
+    }
+    cp[0] = u.codepoint; cp[1] = 0;
+  }else{
+    i += utf8_charset_step(s+i, n-i, (utf8_charset)c, cp);
+  }
+  if( cp[0]==0xFFFD ) return 0;
+  rec_add(p, cp[0]);
+  if( cp[1] ) rec_add(p, cp[1]);
+  rec_flag(p, STEP_CHECK);
+  *pi = i;
+  return 1;
+}
+
+/*
+** Record the value read as c, as price() walks it for a language: 1, or
+** 0 when price() must price it (see rec_char(); or too long).
+*/
+static int record(const value_view *v, int c, steps *p){
+  const unsigned char *s = v->s;
+  size_t n = v->n, i = 0, pos = 0, end, w;
+  int k = 0;
+  p->n = 0;
+  utf8_model_start(&p->st, -1);
+  while( next_run(v, &k, &i, &end) ){
+    for(w=i; w>pos && is_ascii_letter(s[w-1]); w--){}
+    if( w>pos ) rec_ascii(p, s, pos, w, has_letter(s, pos, w));
+    for(; w<i; w++) rec_add(p, s[w]);
+    while( i<end ) if( !rec_char(p, s, &i, n, c) ) return 0;
+    while( i<n && is_ascii_letter(s[i]) ) rec_add(p, s[i++]);
+    pos = i;
+    rec_flag(p, STEP_RUN);
+    rec_tail(p, v, pos, 0);
+    if( p->n>=STEP_MAX ) return 0;
+  }
+  if( p->n>0 ) rec_flag(p, STEP_LAST);
+  else rec_tail(p, v, pos, STEP_LAST);
+  return 1;
+}
+
+/* What language lang's model makes of the pair of classes of step t. */
+static int32_t step_pair(const step *t, int lang){
+  const uint8_t *loc = utf8_model_lang_local[lang];
+  if( t->to==NO_PAIR ) return 0;
+  return utf8_model_lang_bigram[lang][loc[t->from]*UTF8_MODEL_NLOCAL + loc[t->to]]
+       + utf8_model_lang_extra[lang][t->to];
+}
+
+/* price() of the recorded reading in language lang, from cost (the prior). */
+static int32_t steps_price(const steps *p, int lang, int32_t cost,
+                           int32_t limit){
+  int j;
+  for(j=0; j<p->n; j++){
+    const step *t = &p->a[j];
+    if( (t->flag & (STEP_TAIL|STEP_LAST))==STEP_TAIL ) continue;
+    cost += t->cost + step_pair(t, lang);
+    if( t->flag & STEP_LAST ) break;
+    if( cost>limit && (t->flag & STEP_CHECK) ) break;
+    if( cost>limit && (t->flag & STEP_RUN) ){
+      t++;                                  /* its tail, then out */
+      cost += t->cost + step_pair(t, lang);
+      break;
+    }
+  }
+  return cost;
+}
+
+/*
+** word_cost()'s words recorded as steps, for steps_price() to price in
+** each language: 0 if there are too many letters (then word_cost()).
+*/
+static int word_record(const value_view *v, steps *p){
+  const unsigned char *s = v->s;
+  int k;
+  p->n = 0;
+  for(k=0; k<v->nWord; k++){
+    size_t a = v->aWordA[k], b = v->aWordB[k];
+    utf8_model_start(&p->st, -1);
+    p->st.script = UTF8_MODEL_SCRIPT_LATIN;
+    if( a>0 ) utf8_model_set(&p->st, s[a-1]);
+    for(; a<b && p->n<=STEP_MAX; a++) rec_add(p, s[a]);
+    if( b<v->n ) rec_add(p, s[b]);
+    else rec_step(p, p->st.cls, utf8_model_sym_class[UTF8_MODEL_SYM_EDGE], 0);
+    if( p->n>STEP_MAX ) return 0;
+  }
+  return 1;
+}
+
+/* word_cost() of lang, the words recorded into w the first time
+** (*pbRec: -1 before, then what word_record() returned). */
+static int32_t words_in(const value_view *v, steps *w, int *pbRec, int lang){
+  if( v->nWord==0 ) return 0;
+  if( *pbRec<0 ) *pbRec = word_record(v, w);
+  return *pbRec ? steps_price(w, lang, 0, INT32_MAX) : word_cost(v, lang);
 }
 
 /*
@@ -415,6 +640,8 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
   uint64_t aReading[UTF8_GUESS_N];      /* single_reading(), 0 for others */
   priced aPriced[PRICED_MAX];
   value_view view;
+  steps rec, words;                     /* a survivor's reading; the words */
+  int bWords = -1;                      /* word_record() of words, once */
   view_init(&view, s, n);
   for(k=0; k<UTF8_GUESS_N; k++){
     score[k] = UTF8_GUESS_OUT;
@@ -466,7 +693,7 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
     nLive++;
   }
   for(k=0; k<(size_t)nLive; k++){
-    int c = aLive[k], lang;
+    int c = aLive[k], lang, bRec = -1;       /* bRec: record() of c, once */
     uint64_t m;
     int32_t v = UTF8_GUESS_OUT;
     /* its languages, those whose words the value's ASCII words suit best
@@ -474,7 +701,7 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
     nLang = 0;
     for(lang=0, m=utf8_model_charset_langs[c]; m; lang++, m>>=1){
       if( (m & 1)==0 ) continue;
-      if( aWord[lang]<0 ) aWord[lang] = word_cost(&view, lang);
+      if( aWord[lang]<0 ) aWord[lang] = words_in(&view, &words, &bWords, lang);
       for(j=nLang; j>0 && aWord[aLang[j-1]]>aWord[lang]; j--) aLang[j] = aLang[j-1];
       aLang[j] = (uint8_t)lang;
       nLang++;
@@ -496,7 +723,9 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
         }
       }
       if( x<0 ){
-        x = price(&view, c, lang, limit, &h);
+        if( bRec<0 ) bRec = record(&view, c, &rec);
+        x = bRec ? steps_price(&rec, lang, aPrior[c], limit)
+                 : price(&view, c, lang, limit, &h);
         if( aReading[c] && nPriced<PRICED_MAX ){
           priced *p = &aPriced[nPriced++];
           p->reading = aReading[c];

@@ -65,19 +65,34 @@ static inline void utf8_model_set(utf8_model_state *p, uint32_t cp){
   p->kase = (uint8_t)(e>>14);
 }
 
-/* The cost of cp after the previous character; cp becomes the previous. */
-static inline int32_t utf8_model_step(utf8_model_state *p, uint32_t cp){
+/*
+** The part of cp's cost that every model prices alike: its symbol within
+** its class, its case after the previous case, its script after the last
+** letter's. *pCls gets its class; p's case and script move on, its class
+** does not (utf8_model_pair() prices the pair of classes).
+*/
+static inline int32_t utf8_model_own(utf8_model_state *p, uint32_t cp,
+                                     unsigned *pCls){
   unsigned e = utf8_model_entry(cp), sym = e & 0x3FFF, k = e>>14;
   unsigned cls = utf8_model_sym_class[sym];
-  int32_t cost = utf8_model_pair(p, cls) + utf8_model_sym_cost[sym];
+  int32_t cost = utf8_model_sym_cost[sym];
   unsigned sc = utf8_model_class_script[cls];
   if( k ) cost += utf8_model_case[p->kase][k];
   if( sc ){
     cost += utf8_model_script[p->script][sc];
     p->script = (uint8_t)sc;
   }
-  p->cls = (uint16_t)cls;
   p->kase = (uint8_t)k;
+  *pCls = cls;
+  return cost;
+}
+
+/* The cost of cp after the previous character; cp becomes the previous. */
+static inline int32_t utf8_model_step(utf8_model_state *p, uint32_t cp){
+  unsigned cls;
+  int32_t cost = utf8_model_own(p, cp, &cls);
+  cost += utf8_model_pair(p, cls);
+  p->cls = (uint16_t)cls;
   return cost;
 }
 
