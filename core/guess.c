@@ -114,10 +114,29 @@ typedef struct value_view {
   int nWord;                    /* words of word_cost() in aWordA/aWordB */
   size_t aWordA[WORD_LETTERS], aWordB[WORD_LETTERS];
   size_t lastLetter;            /* 1 + where the last ASCII letter is, or 0 */
+  int nHigh;                    /* the distinct bytes >= 0x80, ascending */
+  uint8_t aHigh[128];
 } value_view;
 
 static int is_ascii_letter(unsigned char c){
   return (c|0x20)>='a' && (c|0x20)<='z';
+}
+
+/* The distinct bytes >= 0x80 of the value, into aHigh: what a single-byte
+** charset's reading of it depends on. */
+static void high_bytes(value_view *v){
+  uint64_t seen[2] = { 0, 0 };
+  size_t i;
+  int b;
+  for(i=0; i<v->n; i++){
+    if( v->s[i]>=0x80 ) seen[(v->s[i]>>6)&1] |= (uint64_t)1<<(v->s[i]&63);
+  }
+  v->nHigh = 0;
+  for(b=0; b<2; b++){
+    for(; seen[b]; seen[b] &= seen[b]-1){
+      v->aHigh[v->nHigh++] = (uint8_t)(0x80 + 64*b + __builtin_ctzll(seen[b]));
+    }
+  }
 }
 
 static void view_init(value_view *v, const unsigned char *s, size_t n){
@@ -129,6 +148,7 @@ static void view_init(value_view *v, const unsigned char *s, size_t n){
   v->nWord = 0;
   v->lastLetter = 0;
   for(i=n; i>0; i--) if( is_ascii_letter(s[i-1]) ){ v->lastLetter = i; break; }
+  high_bytes(v);
   i = 0;
   while( i<n ){
     if( s[i]<0x80 ){ i++; continue; }
@@ -347,6 +367,48 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
   return r.cost;
 }
 
+/* utf8_model_step() in the pooled model, for the loop below. */
+static inline int32_t pooled_step(utf8_model_state *p, uint32_t cp){
+  unsigned cls;
+  int32_t cost = utf8_model_own(p, cp, &cls);
+  cost += utf8_model_bigram[p->cls*UTF8_MODEL_NCLASS + cls];
+  p->cls = (uint16_t)cls;
+  return cost;
+}
+
+/*
+** price() of single-byte candidate c in the pooled model (stage 1, where
+** most candidates are single-byte): the same walk and the same figures,
+** without a decoder's or a language's branches.
+*/
+static int32_t price_single(const value_view *v, int c, int32_t limit,
+                            uint64_t *pHash){
+  const uint16_t *t = utf8_cs_single[c];
+  const unsigned char *s = v->s;
+  size_t i = 0, pos = 0, end;
+  int k = 0;
+  reading r;
+  r.cost = aPrior[c];
+  r.hash = 0xCBF29CE484222325ull;
+  utf8_model_start(&r.prev, -1);
+  while( next_run(v, &k, &i, &end) ){
+    if( i>pos ) ascii(&r, s, pos, i, has_letter(s, pos, i));
+    for(; i<end; i++){
+      uint32_t cp = t[s[i]-0x80];
+      if( cp==0xFFFD ) return UTF8_GUESS_OUT;
+      r.cost += pooled_step(&r.prev, cp);
+      r.hash = (r.hash ^ cp) * 0x100000001B3ull;
+    }
+    pos = i;
+    r.hash = (r.hash ^ (uint64_t)pos) * 0x100000001B3ull;
+    if( r.cost>limit ) break;
+  }
+  if( pos<v->n ) ascii(&r, s, pos, v->n, v->lastLetter>pos);
+  else r.cost += utf8_model_end(&r.prev);
+  *pHash = r.hash;
+  return r.cost;
+}
+
 /*
 ** What the words of s that are all ASCII letters (not next to a byte >=
 ** 0x80: those are priced with their candidates) cost in language lang:
@@ -381,21 +443,21 @@ static int32_t word_cost(const value_view *v, int lang){
 */
 #define NO_PAIR   0xFFFF   /* a step that prices no pair of classes */
 #define STEP_CHECK 1       /* price() stops here when over limit */
-#define STEP_RUN   2       /* a run ends here: over limit, the tail, then out */
-#define STEP_TAIL  4       /* what the rest of the value costs after the run */
-#define STEP_LAST  8       /* the tail of the last run: always priced */
+#define STEP_RUN   2       /* a run ends here: over limit, its tail, then out */
 #define STEP_MAX 512       /* a longer reading is priced by price() */
 
 typedef struct step {
   uint16_t from, to;       /* the pair of classes priced, or to==NO_PAIR */
+  int16_t cost;            /* the part alike in every language */
   uint8_t flag;
-  int32_t cost;            /* the part alike in every language */
 } step;
 
 typedef struct steps {
   int n;                   /* steps in a; past STEP_MAX, too long */
   utf8_model_state st;     /* the class, case and script after the last */
   step a[STEP_MAX];
+  step aTail[STEP_MAX];    /* after a step of STEP_RUN: the rest of the value */
+  step last;               /* what the rest of the value costs at the end */
   step spare;              /* written when a is full */
 } steps;
 
@@ -405,7 +467,7 @@ static step *rec_step(steps *p, unsigned from, unsigned to, int32_t cost){
   t->from = (uint16_t)from;
   t->to = (uint16_t)to;
   t->flag = 0;
-  t->cost = cost;
+  t->cost = (int16_t)cost;
   return t;
 }
 
@@ -435,26 +497,26 @@ static void rec_ascii(steps *p, const unsigned char *s, size_t from,
   utf8_model_set(&p->st, s[to-1]);
 }
 
-/* The tail after a run that ends at pos: what price() adds when it stops
-** there (the rest of the ASCII, or the end of the value), one step. */
-static void rec_tail(steps *p, const value_view *v, size_t pos, int flag){
-  steps t;                               /* the state only: not recorded */
-  step *x;
-  t.st = p->st;
-  if( pos<v->n ){
-    unsigned cls;
-    int32_t own = 0;
-    if( pos>0 ){
-      own = utf8_model_own(&t.st, v->s[pos], &cls);
-      if( v->lastLetter>pos && !is_ascii_letter(v->s[pos]) ){
-        own += utf8_model_latin(&t.st);
-      }
+/* The tail at pos, after the last step: what price() adds when it stops
+** there (its first ASCII character, or the end of the value), one step. */
+static step rec_tail(const steps *p, const value_view *v, size_t pos){
+  utf8_model_state st = p->st;           /* moved on here only */
+  step x;
+  unsigned cls = NO_PAIR;
+  int32_t own = 0;
+  if( pos>=v->n ){
+    cls = utf8_model_sym_class[UTF8_MODEL_SYM_EDGE];
+  }else if( pos>0 ){
+    own = utf8_model_own(&st, v->s[pos], &cls);
+    if( v->lastLetter>pos && !is_ascii_letter(v->s[pos]) ){
+      own += utf8_model_latin(&st);
     }
-    x = rec_step(p, p->st.cls, pos>0 ? cls : NO_PAIR, own);
-  }else{
-    x = rec_step(p, p->st.cls, utf8_model_sym_class[UTF8_MODEL_SYM_EDGE], 0);
   }
-  x->flag = (uint8_t)(STEP_TAIL | flag);
+  x.from = p->st.cls;
+  x.to = (uint16_t)cls;
+  x.cost = (int16_t)own;
+  x.flag = 0;
+  return x;
 }
 
 /* One character of c at s[*pi..n) into p; 0 if price() must do it (c has
@@ -510,15 +572,14 @@ static int record(const value_view *v, int c, steps *p){
     for(w=i; w>pos && is_ascii_letter(s[w-1]); w--){}
     if( w>pos ) rec_ascii(p, s, pos, w, has_letter(s, pos, w));
     for(; w<i; w++) rec_add(p, s[w]);
-    while( i<end ) if( !rec_char(p, s, &i, n, c) ) return 0;
+    while( i<end ) if( !rec_char(p, s, &i, n, c) || p->n>STEP_MAX ) return 0;
     while( i<n && is_ascii_letter(s[i]) ) rec_add(p, s[i++]);
     pos = i;
-    rec_flag(p, STEP_RUN);
-    rec_tail(p, v, pos, 0);
     if( p->n>=STEP_MAX ) return 0;
+    rec_flag(p, STEP_RUN);
+    p->aTail[p->n-1] = rec_tail(p, v, pos);
   }
-  if( p->n>0 ) rec_flag(p, STEP_LAST);
-  else rec_tail(p, v, pos, STEP_LAST);
+  p->last = rec_tail(p, v, pos);
   return 1;
 }
 
@@ -533,20 +594,22 @@ static int32_t step_pair(const step *t, int lang){
 /* price() of the recorded reading in language lang, from cost (the prior). */
 static int32_t steps_price(const steps *p, int lang, int32_t cost,
                            int32_t limit){
+  const uint8_t *loc = utf8_model_lang_local[lang];
+  const uint8_t *big = utf8_model_lang_bigram[lang];
+  const uint8_t *extra = utf8_model_lang_extra[lang];
   int j;
   for(j=0; j<p->n; j++){
     const step *t = &p->a[j];
-    if( (t->flag & (STEP_TAIL|STEP_LAST))==STEP_TAIL ) continue;
-    cost += t->cost + step_pair(t, lang);
-    if( t->flag & STEP_LAST ) break;
-    if( cost>limit && (t->flag & STEP_CHECK) ) break;
-    if( cost>limit && (t->flag & STEP_RUN) ){
-      t++;                                  /* its tail, then out */
-      cost += t->cost + step_pair(t, lang);
-      break;
+    cost += t->cost;
+    if( t->to!=NO_PAIR ){
+      cost += big[loc[t->from]*UTF8_MODEL_NLOCAL + loc[t->to]] + extra[t->to];
+    }
+    if( t->flag && cost>limit ){            /* price() stops here */
+      if( t->flag & STEP_CHECK ) return cost;
+      return cost + p->aTail[j].cost + step_pair(&p->aTail[j], lang);
     }
   }
-  return cost;
+  return cost + p->last.cost + step_pair(&p->last, lang);
 }
 
 /*
@@ -567,6 +630,8 @@ static int word_record(const value_view *v, steps *p){
     else rec_step(p, p->st.cls, utf8_model_sym_class[UTF8_MODEL_SYM_EDGE], 0);
     if( p->n>STEP_MAX ) return 0;
   }
+  p->last.to = NO_PAIR;                 /* nothing after the words */
+  p->last.cost = 0;
   return 1;
 }
 
@@ -582,42 +647,222 @@ static int32_t words_in(const value_view *v, steps *w, int *pbRec, int lang){
 ** A fingerprint of what single-byte charset c reads the bytes >= 0x80 of
 ** s as, or 0 when it has no character for one of them. Many charsets read
 ** a value alike (é is 0xE9 in most Latin ones): those are priced once.
+** Two read it alike when they read each of its distinct bytes alike.
 */
 static uint64_t single_reading(const value_view *v, int c){
   const uint16_t *t = utf8_cs_single[c];
-  const unsigned char *s = v->s;
   uint64_t h = 0xCBF29CE484222325ull;
-  size_t i = 0, end;
-  int k = 0;
-  while( 1 ){
-    if( k<v->nRun ){
-      i = v->aStart[k];
-      end = v->aEnd[k++];
-    }else{
-      if( !v->bMore ) break;
-      while( i<v->n && s[i]<0x80 ) i++;
-      if( i>=v->n ) break;
-      for(end=i; end<v->n && s[end]>=0x80; end++){}
-    }
-    for(; i<end; i++){
-      uint16_t cp = t[s[i]-0x80];
-      if( cp==0xFFFD ) return 0;
-      h = (h ^ ((uint64_t)i<<21 ^ cp)) * 0x100000001B3ull;
-    }
+  int j;
+  for(j=0; j<v->nHigh; j++){
+    uint16_t cp = t[v->aHigh[j]-0x80];
+    if( cp==0xFFFD ) return 0;
+    h = (h ^ cp) * 0x100000001B3ull;
   }
   return h | 1;
 }
 
-/* What one reading cost in one model, kept for a candidate that reads alike. */
-typedef struct priced { uint64_t reading; int lang; int32_t cost; int bExact; } priced;
+/*
+** What one reading cost in one language, kept for a candidate that reads
+** alike: the entries of one reading and language are chained, oldest
+** first, and at most PRICED_MAX are kept in all.
+*/
+typedef struct priced { int32_t cost; uint8_t bExact; int8_t next; } priced;
 #define PRICED_MAX 48
+
+/* All that score_to() works out for a value. */
+typedef struct guess_ctx {
+  value_view view;
+  int32_t *score;
+  uint64_t *hash;
+  int nRd;                              /* distinct single-byte readings */
+  uint64_t aRd[UTF8_GUESS_N];           /* each one's single_reading() */
+  uint8_t aRdFirst[UTF8_GUESS_N];       /* the first candidate reading it */
+  int8_t aSlot[UTF8_GUESS_N];           /* a candidate's reading, or -1 */
+  int32_t aWord[UTF8_MODEL_NLANG];      /* word_cost() per language, or -1 */
+  int bWords;                           /* word_record() of words, or -1 */
+  int nPriced;
+  uint64_t mHead;                       /* the rows of aHead in use */
+  int8_t aHead[UTF8_GUESS_N][UTF8_MODEL_NLANG];  /* first of a chain, -1 */
+  priced aPriced[PRICED_MAX];
+  int nSorted;                          /* languages sorted, per charset mask */
+  uint64_t aSortMask[4];
+  uint8_t aSortN[4], aSort[4][UTF8_MODEL_NLANG];
+  steps rec, words;                     /* a survivor's reading; the words */
+} guess_ctx;
+
+/* The slot of single-byte candidate c's reading (-1 if it cannot read the
+** value), and the first candidate of aOrder seen that reads alike (c when
+** it is the first). */
+static int reading_slot(guess_ctx *g, int c, int *pFirst){
+  uint64_t r = single_reading(&g->view, c);
+  int j;
+  *pFirst = c;
+  if( r==0 ) return -1;
+  for(j=0; j<g->nRd; j++){
+    if( g->aRd[j]==r ){ *pFirst = g->aRdFirst[j]; return j; }
+  }
+  g->aRd[j] = r;
+  g->aRdFirst[j] = (uint8_t)c;
+  g->nRd++;
+  return j;
+}
+
+/*
+** Stage 1: every candidate by the pooled model, to keep the few worth a
+** closer look. A candidate that reads the value as one priced before
+** costs the same, but for its prior. Returns the cheapest cost.
+*/
+static int32_t stage_pooled(guess_ctx *g){
+  int32_t bestCost = INT32_MAX;
+  size_t k;
+  for(k=0; k<sizeof(aOrder); k++){
+    int c = aOrder[k], d = c;
+    int32_t limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE;
+    if( c<UTF8_CS_FIRST_MULTI ){
+      g->aSlot[c] = (int8_t)reading_slot(g, c, &d);
+      if( g->aSlot[c]<0 ) continue;
+    }
+    if( d!=c ){
+      g->score[c] = g->score[d] - aPrior[d] + aPrior[c];
+      g->hash[c] = g->hash[d];
+    }else if( c<UTF8_CS_FIRST_MULTI ){
+      g->score[c] = price_single(&g->view, c, limit, &g->hash[c]);
+    }else{
+      g->score[c] = price(&g->view, c, -1, limit, &g->hash[c]);
+    }
+    if( g->score[c]<bestCost ) bestCost = g->score[c];
+  }
+  return bestCost;
+}
+
+/* word_cost() of lang, worked out once. */
+static int32_t word_of(guess_ctx *g, int lang){
+  if( g->aWord[lang]<0 ){
+    g->aWord[lang] = words_in(&g->view, &g->words, &g->bWords, lang);
+  }
+  return g->aWord[lang];
+}
+
+/*
+** The languages of charset mask m, those whose words the value's ASCII
+** words suit best first (a tie: the lower index first), so that the others
+** can stop early; into aLang, returns how many. Sorted once per mask.
+*/
+static int languages(guess_ctx *g, uint64_t m, uint8_t *aLang){
+  int nLang = 0, lang, j, i;
+  uint64_t b;
+  for(i=0; i<g->nSorted; i++){
+    if( g->aSortMask[i]==m ){
+      memcpy(aLang, g->aSort[i], g->aSortN[i]);
+      return g->aSortN[i];
+    }
+  }
+  for(lang=0, b=m; b; lang++, b>>=1){
+    int32_t w;
+    if( (b & 1)==0 ) continue;
+    w = word_of(g, lang);
+    for(j=nLang; j>0 && g->aWord[aLang[j-1]]>w; j--) aLang[j] = aLang[j-1];
+    aLang[j] = (uint8_t)lang;
+    nLang++;
+  }
+  if( g->nSorted<4 ){
+    i = g->nSorted++;
+    g->aSortMask[i] = m;
+    g->aSortN[i] = (uint8_t)nLang;
+    memcpy(g->aSort[i], aLang, nLang);
+  }
+  return nLang;
+}
+/* A cost of c's reading in lang kept from a candidate that reads alike
+** and good under limit, prior included; -1 if there is none. */
+static int32_t priced_find(const guess_ctx *g, int c, int lang, int32_t limit){
+  int slot = g->aSlot[c], j;
+  if( slot<0 || (g->mHead>>slot & 1)==0 ) return -1;
+  for(j=g->aHead[slot][lang]; j>=0; j=g->aPriced[j].next){
+    const priced *p = &g->aPriced[j];
+    if( p->bExact || p->cost+aPrior[c]>limit ) return p->cost + aPrior[c];
+  }
+  return -1;
+}
+
+/* Keep x, c's reading priced in lang under limit, for those that read alike. */
+static void priced_add(guess_ctx *g, int c, int lang, int32_t x, int32_t limit){
+  int slot = g->aSlot[c];
+  int8_t *pj;
+  priced *p;
+  if( slot<0 || g->nPriced>=PRICED_MAX ) return;
+  if( (g->mHead>>slot & 1)==0 ){
+    memset(g->aHead[slot], -1, sizeof(g->aHead[slot]));
+    g->mHead |= (uint64_t)1<<slot;
+  }
+  for(pj=&g->aHead[slot][lang]; *pj>=0; pj=&g->aPriced[*pj].next){}
+  *pj = (int8_t)g->nPriced;
+  p = &g->aPriced[g->nPriced++];
+  p->cost = x - aPrior[c];
+  p->bExact = x<=limit;
+  p->next = -1;
+}
+
+/*
+** Stage 2 for survivor c: its cost in the cheapest of its languages, the
+** words included. A language stops early once it cannot beat both c's
+** best so far and the best candidate's cost (bestCost) plus cap.
+*/
+static int32_t stage_lang(guess_ctx *g, int c, int32_t bestCost, int32_t cap){
+  uint8_t aLang[UTF8_MODEL_NLANG];
+  int nLang = languages(g, utf8_model_charset_langs[c], aLang), i, bRec = -1;
+  int32_t v = UTF8_GUESS_OUT;
+  for(i=0; i<nLang; i++){
+    int lang = aLang[i];
+    int32_t limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + cap, x;
+    if( v<limit ) limit = v;
+    /* the reading alone must stay under limit less the words' cost */
+    if( limit!=INT32_MAX ) limit -= word_of(g, lang);
+    x = priced_find(g, c, lang, limit);
+    if( x<0 ){
+      uint64_t h;
+      if( bRec<0 ) bRec = record(&g->view, c, &g->rec);   /* once for all */
+      x = bRec ? steps_price(&g->rec, lang, aPrior[c], limit)
+               : price(&g->view, c, lang, limit, &h);
+      priced_add(g, c, lang, x, limit);
+    }
+    if( x==UTF8_GUESS_OUT ) break;          /* the charset cannot read it */
+    x += word_of(g, lang);
+    if( x<v ) v = x;
+  }
+  return v;
+}
+
+/* The candidates within cut of the cheapest, cheapest first (a tie keeps
+** aOrder's order), into aLive; the others are out. Returns how many. */
+static int survivors(guess_ctx *g, int32_t cut, uint8_t *aLive){
+  int nLive = 0, j;
+  size_t k;
+  for(k=0; k<sizeof(aOrder); k++){
+    int c = aOrder[k];
+    if( g->score[c]==UTF8_GUESS_OUT || g->score[c]>cut ){
+      g->score[c] = UTF8_GUESS_OUT;
+      continue;
+    }
+    for(j=nLive; j>0 && g->score[aLive[j-1]]>g->score[c]; j--) aLive[j] = aLive[j-1];
+    aLive[j] = (uint8_t)c;
+    nLive++;
+  }
+  return nLive;
+}
 
 /*
 ** utf8_guess_score(), each cost exact up to cap above the cheapest (past
 ** it, a cost may be any figure above that: the reading was cut short).
+** (A cost cut short at a limit is a lower bound, and the limits only
+** fall, so it stays above the limit of a later one.)
 */
 static int score_to(const unsigned char *s, size_t n, int32_t cap,
                     int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
+  guess_ctx g;
+  uint8_t aLive[UTF8_GUESS_N];
+  int best = UTF8_GUESS_UTF8, nLive, k;
+  int32_t bestCost;
   if( n>GUESS_MAX_BYTES ){
     /* the window holds the first ill-formed unit, begins after an ASCII
     ** byte and ends on one where it can, so that no character is cut */
@@ -631,115 +876,27 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
       n = s[m-1]<0x80 ? m : GUESS_MAX_BYTES;
     }
   }
-  size_t k;
-  int best = UTF8_GUESS_UTF8, nPriced = 0, nLive = 0, j, nLang, iLang;
-  uint8_t aLang[UTF8_MODEL_NLANG];      /* a candidate's languages, in order */
-  uint8_t aLive[UTF8_GUESS_N];          /* the candidates left for stage 2 */
-  int32_t bestCost = INT32_MAX, cut;
-  int32_t aWord[UTF8_MODEL_NLANG];      /* word_cost() per language, or -1 */
-  uint64_t aReading[UTF8_GUESS_N];      /* single_reading(), 0 for others */
-  priced aPriced[PRICED_MAX];
-  value_view view;
-  steps rec, words;                     /* a survivor's reading; the words */
-  int bWords = -1;                      /* word_record() of words, once */
-  view_init(&view, s, n);
+  view_init(&g.view, s, n);
+  g.score = score;
+  g.hash = hash;
+  g.nRd = g.nPriced = g.nSorted = 0;
+  g.bWords = -1;
+  g.mHead = 0;
   for(k=0; k<UTF8_GUESS_N; k++){
     score[k] = UTF8_GUESS_OUT;
     hash[k] = 0;
-    aReading[k] = 0;
+    g.aSlot[k] = -1;
   }
-  /* First every candidate by the pooled model, to keep the few worth a
-  ** closer look; then those by each of their charset's languages. A
-  ** candidate that reads the value as one priced before costs the same,
-  ** but for its prior. (A cost cut short at a limit is a lower bound, and
-  ** the limits only fall, so it stays above the limit of a later one.) */
-  for(k=0; k<sizeof(aOrder); k++){
-    int c = aOrder[k];
-    int32_t limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE;
-    int32_t v;
-    size_t j;
-    if( c<UTF8_CS_FIRST_MULTI ){
-      aReading[c] = single_reading(&view, c);
-      if( aReading[c]==0 ) continue;
-      for(j=0; j<k; j++){
-        int d = aOrder[j];
-        if( aReading[d]==aReading[c] && score[d]!=UTF8_GUESS_OUT ) break;
-      }
-      if( j<k ){
-        int d = aOrder[j];
-        score[c] = score[d] - aPrior[d] + aPrior[c];
-        hash[c] = hash[d];
-        if( score[c]<bestCost ) bestCost = score[c];
-        continue;
-      }
-    }
-    v = price(&view, c, -1, limit, &hash[c]);
-    score[c] = v;
-    if( v<bestCost ) bestCost = v;
-  }
-  cut = bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE;
-  bestCost = INT32_MAX;
-  for(k=0; k<UTF8_MODEL_NLANG; k++) aWord[k] = -1;
+  for(k=0; k<UTF8_MODEL_NLANG; k++) g.aWord[k] = -1;
+  bestCost = stage_pooled(&g);
+  nLive = survivors(&g, bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE, aLive);
   /* the survivors, cheapest first: the best found early cuts the others
-  ** short (a tie keeps aOrder's order) */
-  for(k=0; k<sizeof(aOrder); k++){
-    int c = aOrder[k];
-    if( score[c]==UTF8_GUESS_OUT || score[c]>cut ){
-      score[c] = UTF8_GUESS_OUT;
-      continue;
-    }
-    for(j=nLive; j>0 && score[aLive[j-1]]>score[c]; j--) aLive[j] = aLive[j-1];
-    aLive[j] = (uint8_t)c;
-    nLive++;
-  }
-  for(k=0; k<(size_t)nLive; k++){
-    int c = aLive[k], lang, bRec = -1;       /* bRec: record() of c, once */
-    uint64_t m;
-    int32_t v = UTF8_GUESS_OUT;
-    /* its languages, those whose words the value's ASCII words suit best
-    ** first, so that the others can stop early */
-    nLang = 0;
-    for(lang=0, m=utf8_model_charset_langs[c]; m; lang++, m>>=1){
-      if( (m & 1)==0 ) continue;
-      if( aWord[lang]<0 ) aWord[lang] = words_in(&view, &words, &bWords, lang);
-      for(j=nLang; j>0 && aWord[aLang[j-1]]>aWord[lang]; j--) aLang[j] = aLang[j-1];
-      aLang[j] = (uint8_t)lang;
-      nLang++;
-    }
-    for(iLang=0; iLang<nLang; iLang++){
-      int32_t limit, x = -1;
-      uint64_t h;
-      lang = aLang[iLang];
-      limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + cap;
-      if( v<limit ) limit = v;
-      /* the reading alone must stay under limit less the words' cost */
-      if( limit!=INT32_MAX ) limit -= aWord[lang];
-      for(j=0; aReading[c] && j<nPriced; j++){
-        priced *p = &aPriced[j];
-        if( p->reading==aReading[c] && p->lang==lang
-         && (p->bExact || p->cost+aPrior[c]>limit) ){
-          x = p->cost + aPrior[c];
-          break;
-        }
-      }
-      if( x<0 ){
-        if( bRec<0 ) bRec = record(&view, c, &rec);
-        x = bRec ? steps_price(&rec, lang, aPrior[c], limit)
-                 : price(&view, c, lang, limit, &h);
-        if( aReading[c] && nPriced<PRICED_MAX ){
-          priced *p = &aPriced[nPriced++];
-          p->reading = aReading[c];
-          p->lang = lang;
-          p->cost = x - aPrior[c];
-          p->bExact = x<=limit;
-        }
-      }
-      if( x==UTF8_GUESS_OUT ) break;          /* the charset cannot read it */
-      x += aWord[lang];
-      if( x<v ) v = x;
-    }
-    score[c] = v;
-    if( v<bestCost ){ bestCost = v; best = c; }
+  ** short */
+  bestCost = INT32_MAX;
+  for(k=0; k<nLive; k++){
+    int c = aLive[k];
+    score[c] = stage_lang(&g, c, bestCost, cap);
+    if( score[c]<bestCost ){ bestCost = score[c]; best = c; }
   }
   return best;
 }
