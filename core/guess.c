@@ -367,10 +367,24 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
   return r.cost;
 }
 
-/* utf8_model_step() in the pooled model, for the loop below. */
-static inline int32_t pooled_step(utf8_model_state *p, uint32_t cp){
+/*
+** utf8_model_info() of what single-byte charset c reads each distinct
+** byte >= 0x80 of the value as, into aInfo (by byte - 0x80): once per
+** reading, however often a byte comes back.
+*/
+static void single_info(const value_view *v, int c, uint32_t aInfo[128]){
+  const uint16_t *t = utf8_cs_single[c];
+  int j;
+  for(j=0; j<v->nHigh; j++){
+    int b = v->aHigh[j]-0x80;
+    aInfo[b] = utf8_model_info(t[b]);
+  }
+}
+
+/* utf8_model_step() in the pooled model of the character of info. */
+static inline int32_t pooled_step(utf8_model_state *p, uint32_t info){
   unsigned cls;
-  int32_t cost = utf8_model_own(p, cp, &cls);
+  int32_t cost = utf8_model_own_info(p, info, &cls);
   cost += utf8_model_bigram[p->cls*UTF8_MODEL_NCLASS + cls];
   p->cls = (uint16_t)cls;
   return cost;
@@ -388,6 +402,8 @@ static int32_t price_single(const value_view *v, int c, int32_t limit,
   size_t i = 0, pos = 0, end;
   int k = 0;
   reading r;
+  uint32_t aInfo[128];
+  single_info(v, c, aInfo);
   r.cost = aPrior[c];
   r.hash = 0xCBF29CE484222325ull;
   utf8_model_start(&r.prev, -1);
@@ -396,7 +412,7 @@ static int32_t price_single(const value_view *v, int c, int32_t limit,
     for(; i<end; i++){
       uint32_t cp = t[s[i]-0x80];
       if( cp==0xFFFD ) return UTF8_GUESS_OUT;
-      r.cost += pooled_step(&r.prev, cp);
+      r.cost += pooled_step(&r.prev, aInfo[s[i]-0x80]);
       r.hash = (r.hash ^ cp) * 0x100000001B3ull;
     }
     pos = i;
@@ -630,17 +646,38 @@ static int word_record(const value_view *v, steps *p){
     else rec_step(p, p->st.cls, utf8_model_sym_class[UTF8_MODEL_SYM_EDGE], 0);
     if( p->n>STEP_MAX ) return 0;
   }
-  p->last.to = NO_PAIR;                 /* nothing after the words */
-  p->last.cost = 0;
   return 1;
 }
 
+/* The pairs of classes of the words' steps, by language: steps_price()
+** without checks, the part alike in every language added up once. */
+static int32_t word_pairs(const steps *p, int lang, int32_t own){
+  const uint8_t *loc = utf8_model_lang_local[lang];
+  const uint8_t *big = utf8_model_lang_bigram[lang];
+  const uint8_t *extra = utf8_model_lang_extra[lang];
+  int32_t cost = own;
+  int j;
+  for(j=0; j<p->n; j++){
+    unsigned from = p->a[j].from, to = p->a[j].to;
+    cost += big[loc[from]*UTF8_MODEL_NLOCAL + loc[to]] + extra[to];
+  }
+  return cost;
+}
+
 /* word_cost() of lang, the words recorded into w the first time
-** (*pbRec: -1 before, then what word_record() returned). */
-static int32_t words_in(const value_view *v, steps *w, int *pbRec, int lang){
+** (*pOwn: -1 before, then the part alike in every language, or -2 if
+** they could not be recorded). */
+static int32_t words_in(const value_view *v, steps *w, int32_t *pOwn,
+                        int lang){
   if( v->nWord==0 ) return 0;
-  if( *pbRec<0 ) *pbRec = word_record(v, w);
-  return *pbRec ? steps_price(w, lang, 0, INT32_MAX) : word_cost(v, lang);
+  if( *pOwn==-1 ){
+    int j;
+    *pOwn = -2;
+    if( word_record(v, w) ){
+      for(*pOwn=j=0; j<w->n; j++) *pOwn += w->a[j].cost;
+    }
+  }
+  return *pOwn>=0 ? word_pairs(w, lang, *pOwn) : word_cost(v, lang);
 }
 
 /*
@@ -679,14 +716,13 @@ typedef struct guess_ctx {
   uint8_t aRdFirst[UTF8_GUESS_N];       /* the first candidate reading it */
   int8_t aSlot[UTF8_GUESS_N];           /* a candidate's reading, or -1 */
   int32_t aWord[UTF8_MODEL_NLANG];      /* word_cost() per language, or -1 */
-  int bWords;                           /* word_record() of words, or -1 */
+  int32_t wordOwn;                      /* see words_in() */
   int nPriced;
   uint64_t mHead;                       /* the rows of aHead in use */
   int8_t aHead[UTF8_GUESS_N][UTF8_MODEL_NLANG];  /* first of a chain, -1 */
   priced aPriced[PRICED_MAX];
-  int nSorted;                          /* languages sorted, per charset mask */
-  uint64_t aSortMask[4];
-  uint8_t aSortN[4], aSort[4][UTF8_MODEL_NLANG];
+  int nByWord;                          /* sort_languages() */
+  uint8_t aByWord[UTF8_MODEL_NLANG];
   steps rec, words;                     /* a survivor's reading; the words */
 } guess_ctx;
 
@@ -738,41 +774,43 @@ static int32_t stage_pooled(guess_ctx *g){
 /* word_cost() of lang, worked out once. */
 static int32_t word_of(guess_ctx *g, int lang){
   if( g->aWord[lang]<0 ){
-    g->aWord[lang] = words_in(&g->view, &g->words, &g->bWords, lang);
+    g->aWord[lang] = words_in(&g->view, &g->words, &g->wordOwn, lang);
   }
   return g->aWord[lang];
 }
 
 /*
-** The languages of charset mask m, those whose words the value's ASCII
-** words suit best first (a tie: the lower index first), so that the others
-** can stop early; into aLang, returns how many. Sorted once per mask.
+** The languages of the survivors' charsets, those whose words the value's
+** ASCII words suit best first (a tie: the lower index first), into
+** g->aByWord: each survivor's languages in this order are a filter away.
 */
-static int languages(guess_ctx *g, uint64_t m, uint8_t *aLang){
-  int nLang = 0, lang, j, i;
-  uint64_t b;
-  for(i=0; i<g->nSorted; i++){
-    if( g->aSortMask[i]==m ){
-      memcpy(aLang, g->aSort[i], g->aSortN[i]);
-      return g->aSortN[i];
-    }
+static void sort_languages(guess_ctx *g, const uint8_t *aLive, int nLive){
+  uint64_t m = 0;
+  uint64_t aKey[UTF8_MODEL_NLANG];
+  int lang, j, n = 0;
+  for(j=0; j<nLive; j++) m |= utf8_model_charset_langs[aLive[j]];
+  for(lang=0; m; lang++, m>>=1){
+    uint64_t key;
+    if( (m & 1)==0 ) continue;
+    key = (uint64_t)word_of(g, lang)<<6 | (uint64_t)lang;
+    for(j=n; j>0 && aKey[j-1]>key; j--) aKey[j] = aKey[j-1];
+    aKey[j] = key;
+    n++;
   }
-  for(lang=0, b=m; b; lang++, b>>=1){
-    int32_t w;
-    if( (b & 1)==0 ) continue;
-    w = word_of(g, lang);
-    for(j=nLang; j>0 && g->aWord[aLang[j-1]]>w; j--) aLang[j] = aLang[j-1];
-    aLang[j] = (uint8_t)lang;
-    nLang++;
-  }
-  if( g->nSorted<4 ){
-    i = g->nSorted++;
-    g->aSortMask[i] = m;
-    g->aSortN[i] = (uint8_t)nLang;
-    memcpy(g->aSort[i], aLang, nLang);
-  }
-  return nLang;
+  for(j=0; j<n; j++) g->aByWord[j] = (uint8_t)(aKey[j] & 63);
+  g->nByWord = n;
 }
+
+/* The languages of charset mask m in g->aByWord's order, into aLang;
+** returns how many. */
+static int languages(const guess_ctx *g, uint64_t m, uint8_t *aLang){
+  int j, n = 0;
+  for(j=0; j<g->nByWord; j++){
+    if( m>>g->aByWord[j] & 1 ) aLang[n++] = g->aByWord[j];
+  }
+  return n;
+}
+
 /* A cost of c's reading in lang kept from a candidate that reads alike
 ** and good under limit, prior included; -1 if there is none. */
 static int32_t priced_find(const guess_ctx *g, int c, int lang, int32_t limit){
@@ -879,8 +917,8 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
   view_init(&g.view, s, n);
   g.score = score;
   g.hash = hash;
-  g.nRd = g.nPriced = g.nSorted = 0;
-  g.bWords = -1;
+  g.nRd = g.nPriced = 0;
+  g.wordOwn = -1;
   g.mHead = 0;
   for(k=0; k<UTF8_GUESS_N; k++){
     score[k] = UTF8_GUESS_OUT;
@@ -892,6 +930,7 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
   nLive = survivors(&g, bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE, aLive);
   /* the survivors, cheapest first: the best found early cuts the others
   ** short */
+  sort_languages(&g, aLive, nLive);
   bestCost = INT32_MAX;
   for(k=0; k<nLive; k++){
     int c = aLive[k];

@@ -66,25 +66,44 @@ static inline void utf8_model_set(utf8_model_state *p, uint32_t cp){
 }
 
 /*
-** The part of cp's cost that every model prices alike: its symbol within
-** its class, its case after the previous case, its script after the last
-** letter's. *pCls gets its class; p's case and script move on, its class
-** does not (utf8_model_pair() prices the pair of classes).
+** What the model knows of cp, packed in 32 bits: its class (bits 0-8), its
+** case (9-10), its class's script (11-14), its symbol's cost within its
+** class (16-23). Worked out once, a character met again costs one load.
 */
-static inline int32_t utf8_model_own(utf8_model_state *p, uint32_t cp,
-                                     unsigned *pCls){
-  unsigned e = utf8_model_entry(cp), sym = e & 0x3FFF, k = e>>14;
+typedef char utf8_model_info_fits[UTF8_MODEL_NCLASS<=512
+                                  && UTF8_MODEL_NSCRIPT<=16 ? 1 : -1];
+static inline uint32_t utf8_model_info(uint32_t cp){
+  unsigned e = utf8_model_entry(cp), sym = e & 0x3FFF;
   unsigned cls = utf8_model_sym_class[sym];
-  int32_t cost = utf8_model_sym_cost[sym];
-  unsigned sc = utf8_model_class_script[cls];
+  return cls | (e>>14)<<9 | (uint32_t)utf8_model_class_script[cls]<<11
+       | (uint32_t)utf8_model_sym_cost[sym]<<16;
+}
+
+/*
+** The part of the cost of the character of utf8_model_info() info that
+** every model prices alike: its symbol within its class, its case after
+** the previous case, its script after the last letter's. *pCls gets its
+** class; p's case and script move on, its class does not
+** (utf8_model_pair() prices the pair of classes).
+*/
+static inline int32_t utf8_model_own_info(utf8_model_state *p, uint32_t info,
+                                          unsigned *pCls){
+  unsigned k = (info>>9) & 3, sc = (info>>11) & 0xF;
+  int32_t cost = (int32_t)(info>>16);
   if( k ) cost += utf8_model_case[p->kase][k];
   if( sc ){
     cost += utf8_model_script[p->script][sc];
     p->script = (uint8_t)sc;
   }
   p->kase = (uint8_t)k;
-  *pCls = cls;
+  *pCls = info & 0x1FF;
   return cost;
+}
+
+/* utf8_model_own_info() of code point cp. */
+static inline int32_t utf8_model_own(utf8_model_state *p, uint32_t cp,
+                                     unsigned *pCls){
+  return utf8_model_own_info(p, utf8_model_info(cp), pCls);
 }
 
 /* The cost of cp after the previous character; cp becomes the previous. */
