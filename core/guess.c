@@ -116,25 +116,34 @@ typedef struct value_view {
   size_t lastLetter;            /* 1 + where the last ASCII letter is, or 0 */
   int nHigh;                    /* the distinct bytes >= 0x80, ascending */
   uint8_t aHigh[128];
+  uint32_t aAscii[128];         /* utf8_model_info() of its ASCII bytes */
 } value_view;
 
 static int is_ascii_letter(unsigned char c){
   return (c|0x20)>='a' && (c|0x20)<='z';
 }
 
-/* The distinct bytes >= 0x80 of the value, into aHigh: what a single-byte
-** charset's reading of it depends on. */
-static void high_bytes(value_view *v){
-  uint64_t seen[2] = { 0, 0 };
+/*
+** The distinct bytes of the value: those >= 0x80 into aHigh (what a
+** single-byte charset's reading of it depends on), what the model knows
+** of the ASCII ones into aAscii (each looked up once, however often the
+** candidates price it).
+*/
+static void distinct_bytes(value_view *v){
+  uint64_t seen[4] = { 0, 0, 0, 0 };
   size_t i;
   int b;
-  for(i=0; i<v->n; i++){
-    if( v->s[i]>=0x80 ) seen[(v->s[i]>>6)&1] |= (uint64_t)1<<(v->s[i]&63);
-  }
-  v->nHigh = 0;
+  for(i=0; i<v->n; i++) seen[v->s[i]>>6] |= (uint64_t)1<<(v->s[i]&63);
   for(b=0; b<2; b++){
     for(; seen[b]; seen[b] &= seen[b]-1){
-      v->aHigh[v->nHigh++] = (uint8_t)(0x80 + 64*b + __builtin_ctzll(seen[b]));
+      int c = 64*b + __builtin_ctzll(seen[b]);
+      v->aAscii[c] = utf8_model_info((uint32_t)c);
+    }
+  }
+  v->nHigh = 0;
+  for(b=2; b<4; b++){
+    for(; seen[b]; seen[b] &= seen[b]-1){
+      v->aHigh[v->nHigh++] = (uint8_t)(64*b + __builtin_ctzll(seen[b]));
     }
   }
 }
@@ -148,7 +157,7 @@ static void view_init(value_view *v, const unsigned char *s, size_t n){
   v->nWord = 0;
   v->lastLetter = 0;
   for(i=n; i>0; i--) if( is_ascii_letter(s[i-1]) ){ v->lastLetter = i; break; }
-  high_bytes(v);
+  distinct_bytes(v);
   i = 0;
   while( i<n ){
     if( s[i]<0x80 ){ i++; continue; }
@@ -233,23 +242,37 @@ static void add(reading *r, uint32_t cp){
   r->hash = (r->hash ^ cp) * 0x100000001B3ull;
 }
 
+/* utf8_model_info() of byte b of the value read as a code point: of an
+** ASCII byte, looked up once per value. (A walk that stops early may take
+** the byte after a run's last character as if ASCII: that byte too.) */
+static uint32_t byte_info(const value_view *v, unsigned char b){
+  return b<0x80 ? v->aAscii[b] : utf8_model_info(b);
+}
+
+/* add() of the value's byte b. */
+static void add_byte(reading *r, const value_view *v, unsigned char b){
+  r->cost += utf8_model_step_info(&r->prev, byte_info(v, b));
+  r->hash = (r->hash ^ b) * 0x100000001B3ull;
+}
+
 /*
 ** The ASCII s[from..to) between priced characters (or an end of the
 ** value): its first character follows a priced character (unless from is
 ** 0), its first letter follows the last letter priced, its last character
 ** precedes the next run. The rest reads alike in every candidate.
 */
-static void ascii(reading *r, const unsigned char *s, size_t from, size_t to,
+static void ascii(reading *r, const value_view *v, size_t from, size_t to,
                   int bLetter){
+  const unsigned char *s = v->s;
   if( from>0 ){
-    add(r, s[from]);
+    add_byte(r, v, s[from]);
     if( bLetter && !is_ascii_letter(s[from]) ){
       r->cost += utf8_model_latin(&r->prev);
     }
   }else if( bLetter ){
     r->prev.script = UTF8_MODEL_SCRIPT_LATIN;       /* alike in all */
   }
-  utf8_model_set(&r->prev, s[to-1]);
+  utf8_model_set_info(&r->prev, byte_info(v, s[to-1]));
 }
 
 /* 1 if s[from..to) has an ASCII letter. */
@@ -302,7 +325,7 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
     /* the letters of its word before it are priced with it: they tell
     ** one language from another (uchardet keeps such words whole too) */
     for(w=i; lang>=0 && w>pos && is_ascii_letter(s[w-1]); w--){}
-    if( w>pos ) ascii(&r, s, pos, w, has_letter(s, pos, w));
+    if( w>pos ) ascii(&r, v, pos, w, has_letter(s, pos, w));
     for(; w<i; w++) add(&r, s[w]);
     while( i<end ){
       uint32_t cp[2];
@@ -361,7 +384,7 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
     r.hash = (r.hash ^ (uint64_t)pos) * 0x100000001B3ull;
     if( r.cost>limit ) break;
   }
-  if( pos<n ) ascii(&r, s, pos, n, v->lastLetter>pos);
+  if( pos<n ) ascii(&r, v, pos, n, v->lastLetter>pos);
   else r.cost += utf8_model_end(&r.prev);
   *pHash = r.hash;
   return r.cost;
@@ -408,7 +431,7 @@ static int32_t price_single(const value_view *v, int c, int32_t limit,
   r.hash = 0xCBF29CE484222325ull;
   utf8_model_start(&r.prev, -1);
   while( next_run(v, &k, &i, &end) ){
-    if( i>pos ) ascii(&r, s, pos, i, has_letter(s, pos, i));
+    if( i>pos ) ascii(&r, v, pos, i, has_letter(s, pos, i));
     for(; i<end; i++){
       uint32_t cp = t[s[i]-0x80];
       if( cp==0xFFFD ) return UTF8_GUESS_OUT;
@@ -419,7 +442,7 @@ static int32_t price_single(const value_view *v, int c, int32_t limit,
     r.hash = (r.hash ^ (uint64_t)pos) * 0x100000001B3ull;
     if( r.cost>limit ) break;
   }
-  if( pos<v->n ) ascii(&r, s, pos, v->n, v->lastLetter>pos);
+  if( pos<v->n ) ascii(&r, v, pos, v->n, v->lastLetter>pos);
   else r.cost += utf8_model_end(&r.prev);
   *pHash = r.hash;
   return r.cost;
@@ -492,25 +515,31 @@ static void rec_flag(steps *p, int flag){
   if( p->n>0 && p->n<=STEP_MAX ) p->a[p->n-1].flag |= (uint8_t)flag;
 }
 
-/* add() for a record: the pair of classes priced later */
-static step *rec_add(steps *p, uint32_t cp){
+/* add() for a record of the character of info: the pair of classes
+** priced later */
+static step *rec_info(steps *p, uint32_t info){
   unsigned cls;
-  int32_t own = utf8_model_own(&p->st, cp, &cls);
+  int32_t own = utf8_model_own_info(&p->st, info, &cls);
   step *t = rec_step(p, p->st.cls, cls, own);
   p->st.cls = (uint16_t)cls;
   return t;
 }
 
+static step *rec_add(steps *p, uint32_t cp){
+  return rec_info(p, utf8_model_info(cp));
+}
+
 /* ascii() for a record: its first character one step */
-static void rec_ascii(steps *p, const unsigned char *s, size_t from,
+static void rec_ascii(steps *p, const value_view *v, size_t from,
                       size_t to, int bLetter){
+  const unsigned char *s = v->s;
   if( from>0 ){
-    step *t = rec_add(p, s[from]);
+    step *t = rec_info(p, byte_info(v, s[from]));
     if( bLetter && !is_ascii_letter(s[from]) ) t->cost += utf8_model_latin(&p->st);
   }else if( bLetter ){
     p->st.script = UTF8_MODEL_SCRIPT_LATIN;
   }
-  utf8_model_set(&p->st, s[to-1]);
+  utf8_model_set_info(&p->st, byte_info(v, s[to-1]));
 }
 
 /* The tail at pos, after the last step: what price() adds when it stops
@@ -523,7 +552,7 @@ static step rec_tail(const steps *p, const value_view *v, size_t pos){
   if( pos>=v->n ){
     cls = utf8_model_sym_class[UTF8_MODEL_SYM_EDGE];
   }else if( pos>0 ){
-    own = utf8_model_own(&st, v->s[pos], &cls);
+    own = utf8_model_own_info(&st, byte_info(v, v->s[pos]), &cls);
     if( v->lastLetter>pos && !is_ascii_letter(v->s[pos]) ){
       own += utf8_model_latin(&st);
     }
@@ -586,10 +615,10 @@ static int record(const value_view *v, int c, steps *p){
   utf8_model_start(&p->st, -1);
   while( next_run(v, &k, &i, &end) ){
     for(w=i; w>pos && is_ascii_letter(s[w-1]); w--){}
-    if( w>pos ) rec_ascii(p, s, pos, w, has_letter(s, pos, w));
-    for(; w<i; w++) rec_add(p, s[w]);
+    if( w>pos ) rec_ascii(p, v, pos, w, has_letter(s, pos, w));
+    for(; w<i; w++) rec_info(p, v->aAscii[s[w]]);              /* letters */
     while( i<end ) if( !rec_char(p, s, &i, n, c) || p->n>STEP_MAX ) return 0;
-    while( i<n && is_ascii_letter(s[i]) ) rec_add(p, s[i++]);
+    while( i<n && is_ascii_letter(s[i]) ) rec_info(p, v->aAscii[s[i++]]);
     pos = i;
     if( p->n>=STEP_MAX ) return 0;
     rec_flag(p, STEP_RUN);
@@ -620,7 +649,7 @@ static int32_t steps_price(const steps *p, int lang, int32_t cost,
     if( t->to!=NO_PAIR ){
       cost += big[loc[t->from]*UTF8_MODEL_NLOCAL + loc[t->to]] + extra[t->to];
     }
-    if( t->flag && cost>limit ){            /* price() stops here */
+    if( (t->flag!=0) & (cost>limit) ){     /* price() stops here (one branch) */
       if( t->flag & STEP_CHECK ) return cost;
       return cost + p->aTail[j].cost + step_pair(&p->aTail[j], lang);
     }
@@ -640,44 +669,13 @@ static int word_record(const value_view *v, steps *p){
     size_t a = v->aWordA[k], b = v->aWordB[k];
     utf8_model_start(&p->st, -1);
     p->st.script = UTF8_MODEL_SCRIPT_LATIN;
-    if( a>0 ) utf8_model_set(&p->st, s[a-1]);
-    for(; a<b && p->n<=STEP_MAX; a++) rec_add(p, s[a]);
-    if( b<v->n ) rec_add(p, s[b]);
+    if( a>0 ) utf8_model_set_info(&p->st, byte_info(v, s[a-1]));
+    for(; a<b && p->n<=STEP_MAX; a++) rec_info(p, v->aAscii[s[a]]);
+    if( b<v->n ) rec_info(p, byte_info(v, s[b]));
     else rec_step(p, p->st.cls, utf8_model_sym_class[UTF8_MODEL_SYM_EDGE], 0);
     if( p->n>STEP_MAX ) return 0;
   }
   return 1;
-}
-
-/* The pairs of classes of the words' steps, by language: steps_price()
-** without checks, the part alike in every language added up once. */
-static int32_t word_pairs(const steps *p, int lang, int32_t own){
-  const uint8_t *loc = utf8_model_lang_local[lang];
-  const uint8_t *big = utf8_model_lang_bigram[lang];
-  const uint8_t *extra = utf8_model_lang_extra[lang];
-  int32_t cost = own;
-  int j;
-  for(j=0; j<p->n; j++){
-    unsigned from = p->a[j].from, to = p->a[j].to;
-    cost += big[loc[from]*UTF8_MODEL_NLOCAL + loc[to]] + extra[to];
-  }
-  return cost;
-}
-
-/* word_cost() of lang, the words recorded into w the first time
-** (*pOwn: -1 before, then the part alike in every language, or -2 if
-** they could not be recorded). */
-static int32_t words_in(const value_view *v, steps *w, int32_t *pOwn,
-                        int lang){
-  if( v->nWord==0 ) return 0;
-  if( *pOwn==-1 ){
-    int j;
-    *pOwn = -2;
-    if( word_record(v, w) ){
-      for(*pOwn=j=0; j<w->n; j++) *pOwn += w->a[j].cost;
-    }
-  }
-  return *pOwn>=0 ? word_pairs(w, lang, *pOwn) : word_cost(v, lang);
 }
 
 /*
@@ -716,7 +714,6 @@ typedef struct guess_ctx {
   uint8_t aRdFirst[UTF8_GUESS_N];       /* the first candidate reading it */
   int8_t aSlot[UTF8_GUESS_N];           /* a candidate's reading, or -1 */
   int32_t aWord[UTF8_MODEL_NLANG];      /* word_cost() per language, or -1 */
-  int32_t wordOwn;                      /* see words_in() */
   int nPriced;
   uint64_t mHead;                       /* the rows of aHead in use */
   int8_t aHead[UTF8_GUESS_N][UTF8_MODEL_NLANG];  /* first of a chain, -1 */
@@ -771,12 +768,38 @@ static int32_t stage_pooled(guess_ctx *g){
   return bestCost;
 }
 
-/* word_cost() of lang, worked out once. */
-static int32_t word_of(guess_ctx *g, int lang){
-  if( g->aWord[lang]<0 ){
-    g->aWord[lang] = words_in(&g->view, &g->words, &g->wordOwn, lang);
+/*
+** word_cost() of every language of mask m, into g->aWord: the words
+** recorded once, then each step priced in all those languages in turn (the
+** inner loop's length does not change, so its branch is predicted).
+*/
+static void words_all(guess_ctx *g, uint64_t m){
+  const uint8_t *aLoc[UTF8_MODEL_NLANG], *aBig[UTF8_MODEL_NLANG];
+  const uint8_t *aExtra[UTF8_MODEL_NLANG];
+  int32_t aCost[UTF8_MODEL_NLANG], own = 0;
+  uint8_t aL[UTF8_MODEL_NLANG];
+  int nL = 0, lang, j, k;
+  const steps *p = &g->words;
+  for(lang=0; m; lang++, m>>=1) if( m & 1 ) aL[nL++] = (uint8_t)lang;
+  if( g->view.nWord==0 || !word_record(&g->view, &g->words) ){
+    for(k=0; k<nL; k++) g->aWord[aL[k]] = word_cost(&g->view, aL[k]);
+    return;
   }
-  return g->aWord[lang];
+  for(j=0; j<p->n; j++) own += p->a[j].cost;   /* alike in every language */
+  for(k=0; k<nL; k++){
+    aLoc[k] = utf8_model_lang_local[aL[k]];
+    aBig[k] = utf8_model_lang_bigram[aL[k]];
+    aExtra[k] = utf8_model_lang_extra[aL[k]];
+    aCost[k] = own;
+  }
+  for(j=0; j<p->n; j++){
+    unsigned from = p->a[j].from, to = p->a[j].to;
+    for(k=0; k<nL; k++){
+      aCost[k] += aBig[k][aLoc[k][from]*UTF8_MODEL_NLOCAL + aLoc[k][to]]
+                + aExtra[k][to];
+    }
+  }
+  for(k=0; k<nL; k++) g->aWord[aL[k]] = aCost[k];
 }
 
 /*
@@ -789,10 +812,11 @@ static void sort_languages(guess_ctx *g, const uint8_t *aLive, int nLive){
   uint64_t aKey[UTF8_MODEL_NLANG];
   int lang, j, n = 0;
   for(j=0; j<nLive; j++) m |= utf8_model_charset_langs[aLive[j]];
+  words_all(g, m);
   for(lang=0; m; lang++, m>>=1){
     uint64_t key;
     if( (m & 1)==0 ) continue;
-    key = (uint64_t)word_of(g, lang)<<6 | (uint64_t)lang;
+    key = (uint64_t)g->aWord[lang]<<6 | (uint64_t)lang;
     for(j=n; j>0 && aKey[j-1]>key; j--) aKey[j] = aKey[j-1];
     aKey[j] = key;
     n++;
@@ -805,8 +829,9 @@ static void sort_languages(guess_ctx *g, const uint8_t *aLive, int nLive){
 ** returns how many. */
 static int languages(const guess_ctx *g, uint64_t m, uint8_t *aLang){
   int j, n = 0;
-  for(j=0; j<g->nByWord; j++){
-    if( m>>g->aByWord[j] & 1 ) aLang[n++] = g->aByWord[j];
+  for(j=0; j<g->nByWord; j++){            /* without a branch to mispredict */
+    aLang[n] = g->aByWord[j];
+    n += (int)(m>>g->aByWord[j] & 1);
   }
   return n;
 }
@@ -855,7 +880,7 @@ static int32_t stage_lang(guess_ctx *g, int c, int32_t bestCost, int32_t cap){
     int32_t limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + cap, x;
     if( v<limit ) limit = v;
     /* the reading alone must stay under limit less the words' cost */
-    if( limit!=INT32_MAX ) limit -= word_of(g, lang);
+    if( limit!=INT32_MAX ) limit -= g->aWord[lang];
     x = priced_find(g, c, lang, limit);
     if( x<0 ){
       uint64_t h;
@@ -865,7 +890,7 @@ static int32_t stage_lang(guess_ctx *g, int c, int32_t bestCost, int32_t cap){
       priced_add(g, c, lang, x, limit);
     }
     if( x==UTF8_GUESS_OUT ) break;          /* the charset cannot read it */
-    x += word_of(g, lang);
+    x += g->aWord[lang];
     if( x<v ) v = x;
   }
   return v;
@@ -918,7 +943,6 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
   g.score = score;
   g.hash = hash;
   g.nRd = g.nPriced = 0;
-  g.wordOwn = -1;
   g.mHead = 0;
   for(k=0; k<UTF8_GUESS_N; k++){
     score[k] = UTF8_GUESS_OUT;

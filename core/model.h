@@ -56,14 +56,6 @@ static inline int32_t utf8_model_pair(utf8_model_state *p, unsigned cls){
   return cost;
 }
 
-/* Make cp the previous character, at no cost (the last letter's script
-** stays as it was: see utf8_model_latin()). */
-static inline void utf8_model_set(utf8_model_state *p, uint32_t cp){
-  unsigned e = utf8_model_entry(cp);
-  p->cls = utf8_model_sym_class[e & 0x3FFF];
-  if( p->lang>=0 ) p->local = utf8_model_lang_local[p->lang][p->cls];
-  p->kase = (uint8_t)(e>>14);
-}
 
 /*
 ** What the model knows of cp, packed in 32 bits: its class (bits 0-8), its
@@ -106,13 +98,32 @@ static inline int32_t utf8_model_own(utf8_model_state *p, uint32_t cp,
   return utf8_model_own_info(p, utf8_model_info(cp), pCls);
 }
 
-/* The cost of cp after the previous character; cp becomes the previous. */
-static inline int32_t utf8_model_step(utf8_model_state *p, uint32_t cp){
+/* Make the character of info the previous one, at no cost (the last
+** letter's script stays as it was: see utf8_model_latin()). */
+static inline void utf8_model_set_info(utf8_model_state *p, uint32_t info){
+  p->cls = (uint16_t)(info & 0x1FF);
+  if( p->lang>=0 ) p->local = utf8_model_lang_local[p->lang][p->cls];
+  p->kase = (uint8_t)((info>>9) & 3);
+}
+
+/* utf8_model_set_info() of code point cp. */
+static inline void utf8_model_set(utf8_model_state *p, uint32_t cp){
+  utf8_model_set_info(p, utf8_model_info(cp));
+}
+
+/* The cost of the character of info after the previous character; it
+** becomes the previous. */
+static inline int32_t utf8_model_step_info(utf8_model_state *p, uint32_t info){
   unsigned cls;
-  int32_t cost = utf8_model_own(p, cp, &cls);
+  int32_t cost = utf8_model_own_info(p, info, &cls);
   cost += utf8_model_pair(p, cls);
   p->cls = (uint16_t)cls;
   return cost;
+}
+
+/* The cost of cp after the previous character; cp becomes the previous. */
+static inline int32_t utf8_model_step(utf8_model_state *p, uint32_t cp){
+  return utf8_model_step_info(p, utf8_model_info(cp));
 }
 
 /* The cost of the script of an ASCII letter (Latin) met after the last
