@@ -82,11 +82,11 @@ static inline int32_t utf8_model_own_info(utf8_model_state *p, uint32_t info,
                                           unsigned *pCls){
   unsigned k = (info>>9) & 3, sc = (info>>11) & 0xF;
   int32_t cost = (int32_t)(info>>16);
-  if( k ) cost += utf8_model_case[p->kase][k];
-  if( sc ){
-    cost += utf8_model_script[p->script][sc];
-    p->script = (uint8_t)sc;
-  }
+  /* a case, a script, or none: masks, not branches, which text of mixed
+  ** letters and punctuation would mispredict */
+  cost += utf8_model_case[p->kase][k] & -(int32_t)(k!=0);
+  cost += utf8_model_script[p->script][sc] & -(int32_t)(sc!=0);
+  p->script = (uint8_t)(sc ? sc : p->script);
   p->kase = (uint8_t)k;
   *pCls = info & 0x1FF;
   return cost;
