@@ -96,6 +96,10 @@ $(BUILD)/test/charsets_test: test/charsets_test.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/charsets_test.c $(CORE_OBJ) -o $@
 
+$(BUILD)/test/guess_test: test/guess_test.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/guess_test.c $(CORE_OBJ) -o $@
+
 $(BUILD)/test/context_test: test/context_test.c test/testutil.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/context_test.c $(CORE_OBJ) -o $@
@@ -142,7 +146,7 @@ $(BUILD)/test/memory_test: test/memory_test.c $(STATIC_EXT_DEPS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/memory_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
 
 TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/charsets_test $(BUILD)/test/context_test $(BUILD)/test/simd_test \
-            $(BUILD)/test/fix_test \
+            $(BUILD)/test/fix_test $(BUILD)/test/guess_test \
             $(BUILD)/test/malloc_test $(BUILD)/test/thread_test $(BUILD)/test/limits_test \
             $(BUILD)/test/memory_test \
             $(BUILD)/test/mojibake_test

@@ -72,6 +72,8 @@ run_suite context "$BUILD/test/context_test" ${CORE_TEST_ARGS:-}
 run_suite mojibake "$BUILD/test/mojibake_test" ${CORE_TEST_ARGS:-}
 run_suite simd "$BUILD/test/simd_test" ${SIMD_TEST_ARGS:-}
 run_suite fix "$BUILD/test/fix_test" ${SIMD_TEST_ARGS:-}
+# Every figure of the charset guess, against a checksum (test/guess_test.c).
+run_suite guess "$BUILD/test/guess_test"
 # The legacy charsets' decoders, byte for byte against Python's codecs
 # (test/charsets_check.py; known differences in test/charsets_diffs.txt).
 if [ -x /usr/bin/python3 ]; then

@@ -1,0 +1,126 @@
+/*
+** test/guess_test.c - every figure the charset guess (core/guess.h) gives,
+** on 40,000 values made from a fixed seed, folded into one checksum that
+** must match GUESS_GOLDEN: the scores, the fingerprints of the readings
+** that are not ruled out, utf8_guess(), utf8_guess_pick(),
+** utf8_guess_plausible() for every charset, and the group's pick and rank
+** over each eight values. A change meant to make the guess faster must
+** leave the checksum alone; one that changes the guess on purpose (a new
+** model, a new rule) prints the new figure with --print, and the commit
+** that puts it in GUESS_GOLDEN says why.
+**
+** The values: random bytes; ASCII text with bytes >= 0x80 among its
+** letters, as legacy text has them; UTF-8 lead and continuation bytes
+** shuffled (damaged UTF-8, cut characters); and a few long ones (past the
+** 64 KiB window, past 128 runs, a word of 2,000 letters), which take the
+** guess's slow paths.
+**
+** The fingerprint of a ruled-out reading is left out: no decision reads it
+** (utf8_guess_pick and the group skip ruled-out readings), and a faster
+** walk may stop reading one at another place.
+*/
+#include "guess.h"
+#include "utf8.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What test/guess_test.c printed before the speed work of issue 36. */
+#define GUESS_GOLDEN 0x2484a65a21f39792ull
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void){
+  rng ^= rng<<13; rng ^= rng>>7; rng ^= rng<<17;
+  return (uint32_t)(rng>>11);
+}
+
+static uint64_t sum = 0xCBF29CE484222325ull;
+static void fold(uint64_t x){ sum = (sum ^ x) * 0x100000001B3ull; }
+
+static utf8_guess_group group;
+static long nValue, nNamed, nNone;
+
+/* Fold in every figure of s[0..n). */
+static void check(const unsigned char *s, size_t n){
+  int32_t score[UTF8_GUESS_N];
+  uint64_t hash[UTF8_GUESS_N];
+  uint8_t order[UTF8_GUESS_N];
+  int c, guess = utf8_guess(s, n), k;
+  fold((uint64_t)(guess+2));
+  fold((uint64_t)utf8_guess_score(s, n, score, hash));
+  for(c=0; c<UTF8_GUESS_N; c++){
+    fold((uint64_t)(uint32_t)score[c]);
+    if( score[c]!=UTF8_GUESS_OUT ) fold(hash[c]);
+    fold((uint64_t)utf8_guess_plausible(score, c));
+  }
+  fold((uint64_t)(utf8_guess_pick(score, hash)+2));
+  if( nValue%8==0 ) utf8_guess_group_init(&group);
+  utf8_guess_group_add(&group, score, hash);
+  fold((uint64_t)(utf8_guess_group_pick(&group)+2));
+  k = utf8_guess_group_rank(&group, order);
+  for(c=0; c<k; c++) fold(order[c]);
+  nValue++;
+  if( guess==UTF8_GUESS_NONE ) nNone++; else nNamed++;
+}
+
+/* A value of n bytes of one of four kinds. */
+static void make(unsigned char *buf, size_t n, int kind){
+  static const char zText[] = "etaoin shrdlu ETAOIN cmfwyp";
+  size_t i;
+  for(i=0; i<n; i++){
+    uint32_t x = rnd();
+    switch( kind ){
+      case 0: buf[i] = (unsigned char)x; break;
+      case 1: buf[i] = (unsigned char)(x%3==0 ? 0x80|(x>>8) : 0x20+(x>>8)%95); break;
+      case 2: buf[i] = (unsigned char)(x%5==0 ? 0x80|(x>>8)
+                                       : (unsigned char)zText[(x>>8)%(sizeof(zText)-1)]); break;
+      default: buf[i] = (unsigned char)(x%2 ? 0xC0+(x>>8)%0x3F : 0x80+(x>>8)%0x40);
+    }
+  }
+}
+
+/* The long values: the window, many runs, a long word. */
+static void long_values(unsigned char *buf){
+  size_t n, i;
+  int k;
+  for(k=0; k<4; k++){
+    n = 70000 + rnd()%5000;
+    make(buf, n, 1 + k%2);
+    if( k>=2 ) for(i=0; i<40000; i++) buf[i] = (unsigned char)('a' + i%26);
+    check(buf, n);
+  }
+  for(i=0; i<600; i++) buf[i] = i%3==2 ? 0xE9 : 'a' + (unsigned char)(i%7);
+  check(buf, 600);                               /* 200 runs */
+  for(i=0; i<2000; i++) buf[i] = 'a' + (unsigned char)(i%26);
+  buf[1000] = 0xFC;
+  check(buf, 2000);                              /* a word of 2,000 letters */
+  memcpy(buf, "Gr\xFC\xDF" "e ", 6);
+  for(i=6; i<3000; i++) buf[i] = 'a' + (unsigned char)(i%26);
+  check(buf, 3000);                              /* words past 24 letters */
+}
+
+int main(int argc, char **argv){
+  static unsigned char buf[80000];
+  int k;
+  for(k=0; k<40000; k++){
+    size_t n = 1 + rnd()%(k%10==0 ? 400 : 40);
+    make(buf, n, (int)(rnd()%4));
+    check(buf, n);
+  }
+  long_values(buf);
+  if( argc>1 && strcmp(argv[1], "--print")==0 ){
+    printf("0x%016llxull\n", (unsigned long long)sum);
+    return 0;
+  }
+  printf("guess: %ld values, %ld named, %ld not; checksum %016llx\n",
+         nValue, nNamed, nNone, (unsigned long long)sum);
+  if( sum!=GUESS_GOLDEN ){
+    printf("FAIL: the guess changed: the checksum should be %016llx\n",
+           (unsigned long long)GUESS_GOLDEN);
+    printf("guess: 0 passed, 1 failed\n");
+    return 1;
+  }
+  printf("guess: 1 passed, 0 failed\n");
+  return 0;
+}
