@@ -941,10 +941,10 @@ static int summaryColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       break;
     case SUMMARY_COLUMN_GUESS:
     case SUMMARY_COLUMN_EXPLAINED: {
+      int g;
       /* NULL, as above, if the plan said the guess was not wanted */
-      int g = pCur->bGuess ? utf8_guess_group_pick(&c->guess)
-                           : UTF8_GUESS_NONE;
       if( !pCur->bGuess ) break;
+      g = utf8_guess_group_pick(&c->guess);
       if( i==SUMMARY_COLUMN_EXPLAINED ){
         sqlite3_result_int64(ctx, g==UTF8_GUESS_NONE ? 0 : c->anPlausible[g]);
       }else if( g!=UTF8_GUESS_NONE ){
