@@ -195,7 +195,7 @@ struct audit_column {
   sqlite3_int64 nMoji;        /* Well-formed, and utf8_unmojibake changes it */
   utf8_guess_group guess;     /* The evidence of the bad values */
   sqlite3_int64 anPlausible[UTF8_GUESS_N];  /* Bad values each charset reads
-                              ** plausibly (utf8_guess_plausible) */
+                              ** plausibly (utf8_guess_plausible_set) */
 };
 
 typedef struct audit_vtab audit_vtab;
@@ -619,12 +619,12 @@ static int auditReadTableWith(audit_cursor *pCur, sqlite3 *db, int iTable,
           if( pCur->bGuess ){
             int32_t score[UTF8_GUESS_N];
             uint64_t hash[UTF8_GUESS_N];
+            uint64_t m;
             int g;
             utf8_guess_score(z, (size_t)n, score, hash);
             utf8_guess_group_add(&c->guess, score, hash);
-            for(g=0; g<UTF8_GUESS_N; g++){
-              c->anPlausible[g] += utf8_guess_plausible(score, g);
-            }
+            m = utf8_guess_plausible_set(score);
+            for(g=0; g<UTF8_GUESS_N; g++) c->anPlausible[g] += (m>>g) & 1;
           }
           c->nBad++;
           c->mReasons |= 1u<<e.unit.reason;

@@ -1084,3 +1084,18 @@ int utf8_guess_plausible(const int32_t score[UTF8_GUESS_N], int cs){
   for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<best ) best = score[c];
   return score[cs]-best<UTF8_GUESS_MARGIN;
 }
+
+/* one bit per charset */
+typedef char guess_set_fits[UTF8_GUESS_N<=64 ? 1 : -1];
+
+uint64_t utf8_guess_plausible_set(const int32_t score[UTF8_GUESS_N]){
+  uint64_t m = 0;
+  int c;
+  int32_t best = UTF8_GUESS_OUT;
+  for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<best ) best = score[c];
+  if( best==UTF8_GUESS_OUT ) return 0;
+  for(c=0; c<UTF8_GUESS_N; c++){
+    if( score[c]!=UTF8_GUESS_OUT && score[c]-best<UTF8_GUESS_MARGIN ) m |= (uint64_t)1<<c;
+  }
+  return m;
+}

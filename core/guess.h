@@ -88,4 +88,11 @@ int utf8_guess_group_rank(const utf8_guess_group *g, uint8_t order[UTF8_GUESS_N]
 */
 int utf8_guess_plausible(const int32_t score[UTF8_GUESS_N], int cs);
 
+/*
+** The same for every charset at once: bit cs set when the value reads
+** plausibly as cs (an audit counts, per column, the values each charset
+** explains; asking charset by charset would find the cheapest each time).
+*/
+uint64_t utf8_guess_plausible_set(const int32_t score[UTF8_GUESS_N]);
+
 #endif

@@ -3,7 +3,8 @@
 ** on 40,000 values made from a fixed seed, folded into one checksum that
 ** must match GUESS_GOLDEN: the scores, the fingerprints of the readings
 ** that are not ruled out, utf8_guess(), utf8_guess_pick(),
-** utf8_guess_plausible() for every charset, and the group's pick and rank
+** utf8_guess_plausible() for every charset (and utf8_guess_plausible_set()
+** must agree with it), and the group's pick and rank
 ** over each eight values. A change meant to make the guess faster must
 ** leave the checksum alone; one that changes the guess on purpose (a new
 ** model, a new rule) prints the new figure with --print, and the commit
@@ -39,7 +40,7 @@ static uint64_t sum = 0xCBF29CE484222325ull;
 static void fold(uint64_t x){ sum = (sum ^ x) * 0x100000001B3ull; }
 
 static utf8_guess_group group;
-static long nValue, nNamed, nNone;
+static long nValue, nNamed, nNone, nSetWrong;
 
 /* Fold in every figure of s[0..n). */
 static void check(const unsigned char *s, size_t n){
@@ -53,6 +54,9 @@ static void check(const unsigned char *s, size_t n){
     fold((uint64_t)(uint32_t)score[c]);
     if( score[c]!=UTF8_GUESS_OUT ) fold(hash[c]);
     fold((uint64_t)utf8_guess_plausible(score, c));
+    /* the set at once says what each charset's own question says */
+    nSetWrong += (int)(utf8_guess_plausible_set(score)>>c & 1)
+              != utf8_guess_plausible(score, c);
   }
   fold((uint64_t)(utf8_guess_pick(score, hash)+2));
   if( nValue%8==0 ) utf8_guess_group_init(&group);
@@ -113,14 +117,17 @@ int main(int argc, char **argv){
     printf("0x%016llxull\n", (unsigned long long)sum);
     return 0;
   }
-  printf("guess: %ld values, %ld named, %ld not; checksum %016llx\n",
-         nValue, nNamed, nNone, (unsigned long long)sum);
+  printf("guess: %ld values, %ld named, %ld not; checksum %016llx; "
+         "plausible sets that disagree %ld\n",
+         nValue, nNamed, nNone, (unsigned long long)sum, nSetWrong);
   if( sum!=GUESS_GOLDEN ){
     printf("FAIL: the guess changed: the checksum should be %016llx\n",
            (unsigned long long)GUESS_GOLDEN);
-    printf("guess: 0 passed, 1 failed\n");
-    return 1;
   }
-  printf("guess: 1 passed, 0 failed\n");
-  return 0;
+  if( nSetWrong ){
+    printf("FAIL: utf8_guess_plausible_set() disagrees with utf8_guess_plausible()\n");
+  }
+  printf("guess: %d passed, %d failed\n",
+         (sum==GUESS_GOLDEN) + (nSetWrong==0), (sum!=GUESS_GOLDEN) + (nSetWrong!=0));
+  return sum!=GUESS_GOLDEN || nSetWrong!=0;
 }
