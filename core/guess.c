@@ -175,11 +175,13 @@ static void view_init(value_view *v, const unsigned char *s, size_t n){
     if( v->nRun==MAX_RUNS ){ v->bMore = 1; break; }
     v->aStart[v->nRun] = i;
     while( i<n && s[i]>=0x80 ){
-      utf8_unit u;
-      if( v->damage==DAMAGE_COST ){ i++; continue; }
-      u = utf8_decode_unit(s+i, n-i);
-      if( u.reason==UTF8_OK ) v->damage = DAMAGE_COST;
-      i += u.length;
+      /* a lead byte and a continuation byte may begin a well-formed
+      ** character; most legacy text never has the pair */
+      if( v->damage!=DAMAGE_COST && s[i]>=0xC2 && i+1<n && (s[i+1]&0xC0)==0x80
+       && utf8_decode_unit(s+i, n-i).reason==UTF8_OK ){
+        v->damage = DAMAGE_COST;
+      }
+      i++;
     }
     v->aEnd[v->nRun++] = i;
   }
