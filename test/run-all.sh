@@ -125,11 +125,13 @@ fi
 # charset-normalizer on the corpus's test split (test/guess_eval.py), an
 # import of mixed charsets repaired by 'auto' and undone
 # (test/import_auto.py), and the model's tables checked to be what
-# tools/gen-model.py makes of the corpus (test/model_check.sh). make test
+# tools/gen-model.py makes of the corpus (test/model_check.sh); and the
+# mojibake engine on the same split misread each way of issue 37, beside
+# ftfy (test/mojibake_eval.py). make test
 # fetches the corpus from Debian packages first (tools/corpus.py).
 corpus=${GUESS_CORPUS:-build/corpus}
 if [ ! -d "$corpus/test" ]; then
-  for t in guess_eval import_auto model; do
+  for t in guess_eval mojibake_eval import_auto model; do
     results+=("$t: no corpus")
     failures+=("$t: no corpus at $corpus" "make corpus (tools/corpus.py) fetches it")
     total_fail=$((total_fail + 1))
@@ -140,8 +142,14 @@ elif [ -n "${SAN_PRELOAD:-}" ]; then
   run_suite import_auto env "${tclsh_env[@]}" /usr/bin/python3 test/import_auto.py \
     --corpus "$corpus" --lib "${UTF8EXT_LIB:-./utf8ext}"
   skip model "not under the sanitizers: it runs no code of the module; make test runs it"
+  skip mojibake_eval "not under the sanitizers: a measurement; the Tcl suite's mojibake tests run there; make test runs it"
 else
   run_suite guess_eval /usr/bin/python3 test/guess_eval.py --corpus "$corpus" --check
+  # The mojibake engine beside ftfy and the engine before issue 37 (their
+  # figures from test/mojibake_baseline.txt); --report fails only on a set
+  # that is not the baseline's.
+  # TODO(37): --check once the new engine lands
+  run_suite mojibake_eval /usr/bin/python3 test/mojibake_eval.py --corpus "$corpus" --report
   run_suite import_auto /usr/bin/python3 test/import_auto.py --corpus "$corpus"
   run_suite model bash test/model_check.sh "$corpus"
 fi
