@@ -95,10 +95,8 @@ struct repair_job {
   int nFp;                    /* Entries in apFp; 0: rows need none */
   job_stmts aStmt[JOB_STMT_CACHE]; /* UPDATE and read-back by column set */
   unsigned char *aColOn;      /* Per column: repaired (COLUMNS); NULL: all */
-  uint8_t *aRank;             /* 'auto': per column, UTF8_GUESS_N candidates,
-                              ** the best for its bad values together first */
-  int *aiGuess;               /* 'auto': per column, the guess of its bad
-                              ** values together (utf8_guess_group) */
+  utf8_guess_group *aGroup;   /* 'auto': per column, the evidence of the
+                              ** bad values it repairs, read before any is */
   unsigned iTick;             /* Uses of aStmt so far */
 };
 

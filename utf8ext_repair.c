@@ -339,11 +339,11 @@ static int repair_moji_value(repair_job *pJob, const utf8ext_table *p,
 /*
 ** The 'auto' repair of ill-formed z[0..n), in column iCol, into a new
 ** buffer: mended by utf8_fix when it reads best as damaged UTF-8; else
-** decoded whole with the column's guess when that reads it plausibly,
-** else with its own guess when that is confident, else with the first
-** charset that reads it plausibly in the order of the column's evidence,
-** else mended. pJob->zValueMethod
-** says which, for the log.
+** decoded whole with the charset utf8_guess_group_choose() takes for it
+** in its column: of those that read it plausibly, the cheapest once each
+** one's share of the column's bad values is weighed in (the column's
+** guess, most often); else mended. pJob->zValueMethod says which, for
+** the log.
 */
 static int repair_auto_value(repair_job *pJob, int iCol,
                              const unsigned char *z, sqlite3_int64 n,
@@ -352,29 +352,17 @@ static int repair_auto_value(repair_job *pJob, int iCol,
   sqlite3_int64 limit = sqlite3_limit(pJob->db, SQLITE_LIMIT_LENGTH, -1);
   int32_t score[UTF8_GUESS_N];
   uint64_t hash[UTF8_GUESS_N];
-  int g = pJob->aiGuess ? pJob->aiGuess[iCol] : UTF8_GUESS_NONE;
+  int g;
   size_t len;
   if( utf8_guess_score(z, (size_t)n, score, hash)==UTF8_GUESS_UTF8 ){
     /* read best as damaged UTF-8 (most often: cut at the end), it is
     ** mended, whatever the column: a lone lead byte at the end reads as
     ** a letter in many a charset too */
     g = UTF8_GUESS_UTF8;
-  }else if( g==UTF8_GUESS_NONE || !utf8_guess_plausible(score, g) ){
-    g = utf8_guess_pick(score, hash);
-    if( g==UTF8_GUESS_NONE && pJob->aRank ){
-      /* not confident alone: the first charset, in the order of the
-      ** column's evidence, that reads it plausibly ("червей." in a
-      ** column where windows-1252 leads and windows-1251 comes next) */
-      const uint8_t *r = &pJob->aRank[iCol*UTF8_GUESS_N];
-      int k;
-      for(k=0; k<UTF8_GUESS_N && r[k]!=0xFF; k++){
-        if( utf8_guess_plausible(score, r[k]) ){ g = r[k]; break; }
-      }
-    }
+  }else if( pJob->aGroup ){
+    g = utf8_guess_group_choose(&pJob->aGroup[iCol], score, hash);
   }else{
-    /* the same text by the name utf8_guess() gives it, if they agree */
-    int own = utf8_guess_pick(score, hash);
-    if( own!=UTF8_GUESS_NONE && hash[own]==hash[g] ) g = own;
+    g = utf8_guess_pick(score, hash);
   }
   if( g==UTF8_GUESS_NONE ) g = UTF8_GUESS_UTF8;
   if( pJob->azAuto[g]==0 ){
@@ -814,23 +802,17 @@ static int table_where(repair_job *pJob, const utf8ext_table *p){
 }
 
 /*
-** 'auto': the guess of each column's ill-formed values together (those
+** 'auto': the evidence of each column's ill-formed values together (those
 ** the call repairs: its COLUMNS, the rows its WHERE picks), read in one
 ** scan (in passes for a table wider than one SELECT) before any is
-** repaired, into pJob->aiGuess.
+** repaired, into pJob->aGroup.
 */
 static int table_guesses(repair_job *pJob, const utf8ext_table *p){
   int nWidth = utf8ext_scan_width(pJob->db, p);
-  utf8_guess_group *aGroup;
   int rc = SQLITE_OK, i, iPass;
-  pJob->aiGuess = sqlite3_malloc64(sizeof(int)*(p->nCol ? p->nCol : 1));
-  pJob->aRank = sqlite3_malloc64(UTF8_GUESS_N*(p->nCol ? p->nCol : 1));
-  aGroup = sqlite3_malloc64(sizeof(utf8_guess_group)*(p->nCol ? p->nCol : 1));
-  if( pJob->aiGuess==0 || pJob->aRank==0 || aGroup==0 ){
-    sqlite3_free(aGroup);
-    return SQLITE_NOMEM;
-  }
-  for(i=0; i<p->nCol; i++) utf8_guess_group_init(&aGroup[i]);
+  pJob->aGroup = sqlite3_malloc64(sizeof(utf8_guess_group)*(p->nCol ? p->nCol : 1));
+  if( pJob->aGroup==0 ) return SQLITE_NOMEM;
+  for(i=0; i<p->nCol; i++) utf8_guess_group_init(&pJob->aGroup[i]);
   for(iPass=0; rc==SQLITE_OK && iPass<p->nCol; iPass+=nWidth){
     int iEnd = iPass+nWidth<p->nCol ? iPass+nWidth : p->nCol;
     sqlite3_stmt *pScan = 0;
@@ -849,7 +831,7 @@ static int table_guesses(repair_job *pJob, const utf8ext_table *p){
         if( z==0 ){ rc = SQLITE_NOMEM; break; }
         if( utf8_is_valid(z, (size_t)sqlite3_value_bytes(v)) ) continue;
         utf8_guess_score(z, (size_t)sqlite3_value_bytes(v), score, hash);
-        utf8_guess_group_add(&aGroup[i], score, hash);
+        utf8_guess_group_add(&pJob->aGroup[i], score, hash);
       }
     }
     if( rc==SQLITE_DONE ) rc = SQLITE_OK;
@@ -858,13 +840,6 @@ static int table_guesses(repair_job *pJob, const utf8ext_table *p){
     }
     sqlite3_finalize(pScan);
   }
-  for(i=0; i<p->nCol; i++){
-    uint8_t *r = &pJob->aRank[i*UTF8_GUESS_N];
-    int n = utf8_guess_group_rank(&aGroup[i], r);
-    memset(r+n, 0xFF, UTF8_GUESS_N-n);
-    pJob->aiGuess[i] = utf8_guess_group_pick(&aGroup[i]);
-  }
-  sqlite3_free(aGroup);
   return rc;
 }
 
@@ -932,11 +907,9 @@ static int repair_table(repair_job *pJob, const char *zName,
   utf8ext_job_statements_clear(pJob);
   utf8ext_table_free(p);
   sqlite3_free(pJob->aColOn);
-  sqlite3_free(pJob->aiGuess);
-  sqlite3_free(pJob->aRank);
-  pJob->aRank = 0;
+  sqlite3_free(pJob->aGroup);
+  pJob->aGroup = 0;
   pJob->aColOn = 0;
-  pJob->aiGuess = 0;
   return rc;
 }
 

@@ -1070,7 +1070,42 @@ void utf8_guess_group_add(utf8_guess_group *g, const int32_t score[UTF8_GUESS_N]
     }
     g->same[c] = g->nValue ? g->same[c] & m : m;   /* a zeroed group works too */
   }
+  c = utf8_guess_pick(score, hash);
+  if( c!=UTF8_GUESS_NONE ) g->nPick[c]++;
   g->nValue++;
+}
+
+/* log2(a/b) in quarter bits (the model's unit), a >= b > 0, rounded
+** down: whole bits by halving, the quarter by 2^(1/4), 2^(1/2), 2^(3/4). */
+typedef char guess_quarter_bits[UTF8_MODEL_QUANT==4 ? 1 : -1];
+static int32_t log2_quarters(double a, double b){
+  int32_t q = 0;
+  double x = a/b;
+  while( x>=2.0 ){ x /= 2.0; q += 4; }
+  return q + (x>=1.189207115) + (x>=1.414213562) + (x>=1.681792831);
+}
+
+int utf8_guess_group_choose(const utf8_guess_group *g,
+                            const int32_t score[UTF8_GUESS_N],
+                            const uint64_t hash[UTF8_GUESS_N]){
+  int c, best = UTF8_GUESS_NONE, own;
+  int32_t low = UTF8_GUESS_OUT;
+  int64_t bestCost = 0;
+  size_t k;
+  if( g->nValue==0 ) return UTF8_GUESS_NONE;
+  for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<low ) low = score[c];
+  if( low==UTF8_GUESS_OUT ) return UTF8_GUESS_NONE;
+  for(k=0; k<sizeof(aOrder); k++){        /* a tie goes to the likelier */
+    int64_t v;
+    c = aOrder[k];
+    if( score[c]==UTF8_GUESS_OUT || score[c]-low>=UTF8_GUESS_MARGIN ) continue;
+    v = (int64_t)score[c] + log2_quarters((double)(g->nValue + UTF8_GUESS_N),
+                                          (double)(g->nPick[c] + 1));
+    if( best==UTF8_GUESS_NONE || v<bestCost ){ best = c; bestCost = v; }
+  }
+  own = utf8_guess_pick(score, hash);
+  if( own!=UTF8_GUESS_NONE && hash[own]==hash[best] ) return own;
+  return best;
 }
 
 int utf8_guess_group_pick(const utf8_guess_group *g){

@@ -67,6 +67,7 @@ typedef struct utf8_guess_group {
   uint64_t same[UTF8_GUESS_N];   /* bit d of same[c]: c and d read every
                                  ** value added so far exactly alike */
   uint64_t nValue;               /* values added */
+  uint64_t nPick[UTF8_GUESS_N];  /* values each candidate is the pick of */
 } utf8_guess_group;
 
 /* Empty the group (a zeroed utf8_guess_group is empty too). */
@@ -81,6 +82,20 @@ int utf8_guess_group_pick(const utf8_guess_group *g);
 ** order[]; returns how many (0 when no value was added).
 */
 int utf8_guess_group_rank(const utf8_guess_group *g, uint8_t order[UTF8_GUESS_N]);
+
+/*
+** The reading of one value of the group, the group's evidence weighed in:
+** of the candidates that read it plausibly, the one whose cost plus its
+** prior in the group is least. The prior of c is log2 of how rare c's
+** picks are among the group's values ((values + UTF8_GUESS_N) / (picks of
+** c + 1)): a KOI8-R name that its own reading prefers by 2.5 bits stays
+** KOI8-R in a column of twice as many windows-1251 values. Of the
+** charsets that read it exactly alike, the one utf8_guess() would name.
+** UTF8_GUESS_NONE when none reads it (or the group is empty).
+*/
+int utf8_guess_group_choose(const utf8_guess_group *g,
+                            const int32_t score[UTF8_GUESS_N],
+                            const uint64_t hash[UTF8_GUESS_N]);
 
 /*
 ** True if the value whose scores these are reads plausibly as cs: not
