@@ -4,7 +4,8 @@
 ** must match GUESS_GOLDEN: the scores, the fingerprints of the readings
 ** that are not ruled out, utf8_guess(), utf8_guess_pick(),
 ** utf8_guess_plausible() for every charset (and utf8_guess_plausible_set()
-** must agree with it), and the group's pick and rank
+** must agree with it), and the group's pick and rank (and its choice for
+** each value must read it plausibly, as a confident pick does)
 ** over each eight values. A change meant to make the guess faster must
 ** leave the checksum alone; one that changes the guess on purpose (a new
 ** model, a new rule) prints the new figure with --print, and the commit
@@ -42,7 +43,7 @@ static uint64_t sum = 0xCBF29CE484222325ull;
 static void fold(uint64_t x){ sum = (sum ^ x) * 0x100000001B3ull; }
 
 static utf8_guess_group group;
-static long nValue, nNamed, nNone, nSetWrong;
+static long nValue, nNamed, nNone, nSetWrong, nChooseWrong;
 
 /* Fold in every figure of s[0..n). */
 static void check(const unsigned char *s, size_t n){
@@ -64,10 +65,53 @@ static void check(const unsigned char *s, size_t n){
   if( nValue%8==0 ) utf8_guess_group_init(&group);
   utf8_guess_group_add(&group, score, hash);
   fold((uint64_t)(utf8_guess_group_pick(&group)+2));
+  /* the group's choice for a value reads it as a plausible reading does
+  ** (under the name utf8_guess gives that text, which may be a charset
+  ** that reads it alike at a higher cost), and as utf8_guess_pick() does
+  ** when that is confident */
+  {
+    int ch = utf8_guess_group_choose(&group, score, hash);
+    int pk = utf8_guess_pick(score, hash), ok = 0;
+    uint64_t m = utf8_guess_plausible_set(score);
+    if( ch==UTF8_GUESS_NONE ){
+      ok = m==0;
+    }else{
+      for(c=0; c<UTF8_GUESS_N; c++) if( (m>>c & 1) && hash[c]==hash[ch] ) ok = 1;
+      if( pk!=UTF8_GUESS_NONE && hash[pk]!=hash[ch] ) ok = 0;
+    }
+    nChooseWrong += !ok;
+  }
   k = utf8_guess_group_rank(&group, order);
   for(c=0; c<k; c++) fold(order[c]);
   nValue++;
   if( guess==UTF8_GUESS_NONE ) nNone++; else nNamed++;
+}
+
+/*
+** utf8_guess_group_choose() on made-up scores: a group of 200 values that
+** windows-1251 explains; then a value that KOI8-R reads 2.5 bits cheaper
+** (the column's prior wins: windows-1251), and one that KOI8-R reads 5.25
+** bits cheaper (past the margin, windows-1251 is not plausible: KOI8-R,
+** whatever the prior). Returns how many answers were wrong.
+*/
+static int check_choose(void){
+  utf8_guess_group gr;
+  int32_t score[UTF8_GUESS_N];
+  uint64_t hash[UTF8_GUESS_N];
+  int k, c, nWrong = 0;
+  utf8_guess_group_init(&gr);
+  for(k=0; k<200; k++){
+    for(c=0; c<UTF8_GUESS_N; c++){ score[c] = UTF8_GUESS_OUT; hash[c] = (uint64_t)c; }
+    score[UTF8_CS_WINDOWS_1251] = 100;
+    score[UTF8_CS_KOI8_R] = 100 + 40;
+    utf8_guess_group_add(&gr, score, hash);
+  }
+  score[UTF8_CS_KOI8_R] = 100;
+  score[UTF8_CS_WINDOWS_1251] = 100 + 10;
+  nWrong += utf8_guess_group_choose(&gr, score, hash)!=UTF8_CS_WINDOWS_1251;
+  score[UTF8_CS_WINDOWS_1251] = 100 + UTF8_GUESS_MARGIN + 1;
+  nWrong += utf8_guess_group_choose(&gr, score, hash)!=UTF8_CS_KOI8_R;
+  return nWrong;
 }
 
 /* A value of n bytes of one of four kinds. */
@@ -115,13 +159,14 @@ int main(int argc, char **argv){
     check(buf, n);
   }
   long_values(buf);
+  nChooseWrong += check_choose();
   if( argc>1 && strcmp(argv[1], "--print")==0 ){
     printf("0x%016llxull\n", (unsigned long long)sum);
     return 0;
   }
   printf("guess: %ld values, %ld named, %ld not; checksum %016llx; "
-         "plausible sets that disagree %ld\n",
-         nValue, nNamed, nNone, (unsigned long long)sum, nSetWrong);
+         "plausible sets that disagree %ld; group choices not plausible %ld\n",
+         nValue, nNamed, nNone, (unsigned long long)sum, nSetWrong, nChooseWrong);
   if( sum!=GUESS_GOLDEN ){
     printf("FAIL: the guess changed: the checksum should be %016llx\n",
            (unsigned long long)GUESS_GOLDEN);
@@ -129,7 +174,11 @@ int main(int argc, char **argv){
   if( nSetWrong ){
     printf("FAIL: utf8_guess_plausible_set() disagrees with utf8_guess_plausible()\n");
   }
+  if( nChooseWrong ){
+    printf("FAIL: utf8_guess_group_choose() took a reading that is not plausible\n");
+  }
   printf("guess: %d passed, %d failed\n",
-         (sum==GUESS_GOLDEN) + (nSetWrong==0), (sum!=GUESS_GOLDEN) + (nSetWrong!=0));
-  return sum!=GUESS_GOLDEN || nSetWrong!=0;
+         (sum==GUESS_GOLDEN) + (nSetWrong==0) + (nChooseWrong==0),
+         (sum!=GUESS_GOLDEN) + (nSetWrong!=0) + (nChooseWrong!=0));
+  return sum!=GUESS_GOLDEN || nSetWrong!=0 || nChooseWrong!=0;
 }
