@@ -75,7 +75,6 @@ answered), per-value wrong <= 1%; a peer asked for that cannot be loaded
 fails too; a failing one is printed, the exit status is 1, and the last line
 is "guess_eval: N passed, N failed".
 """
-import argparse
 import codecs
 import collections
 import ctypes
@@ -87,6 +86,9 @@ import struct
 import sys
 import time
 import unicodedata
+
+from eval_common import open_db  # test/eval_common.py
+import eval_common
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEED = 20240917
@@ -291,15 +293,6 @@ def ill_formed(b):
 
 # ---- the extension ---------------------------------------------------------
 
-def open_db(lib):
-    conn = sqlite3.connect(":memory:")
-    conn.enable_load_extension(True)
-    conn.load_extension(lib)
-    conn.enable_load_extension(False)
-    conn.text_factory = bytes
-    return conn
-
-
 def recode_whole(conn, b, name):
     """utf8_recode(X, name, 'whole') as str, or None when it refuses the name."""
     try:
@@ -321,25 +314,7 @@ class Stats:
 def draw_window(rng, line, enc, bucket):
     """A window of line whose encoded length should fall in bucket; None when
     the line is too short."""
-    lo, hi = bucket
-    lens = [enc.char_len(ch) for ch in line]
-    total = sum(lens)
-    if total < lo:
-        return None
-    target = min(rng.randint(lo, hi), total)
-    # suffix[i]: bytes from character i to the end.
-    suffix = [0] * (len(lens) + 1)
-    for i in range(len(lens) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + lens[i]
-    starts = [i for i in range(len(lens)) if suffix[i] >= target]
-    i = starts[rng.randrange(len(starts))]
-    j, n = i, 0
-    while j < len(lens) and n < target:
-        n += lens[j]
-        j += 1
-    if n > hi:
-        j -= 1
-    return line[i:j]
+    return eval_common.draw_window(rng, line, [enc.char_len(ch) for ch in line], bucket)
 
 
 def accept(conn, cs, enc, text, bucket, why):
@@ -651,11 +626,7 @@ def print_table(title, keyed, tools, cn_note):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", default=os.path.join(ROOT, "build", "corpus"))
-    ap.add_argument("--lib", default=os.path.join(ROOT, "utf8ext"),
-                    help="the extension, as load_extension takes it (default ./utf8ext)")
-    ap.add_argument("--seed", type=int, default=SEED)
+    ap = eval_common.arg_parser(__doc__, SEED)
     ap.add_argument("--per-pair", type=int, default=200)
     ap.add_argument("--groups-per-pair", type=int, default=10)
     ap.add_argument("--peers", default="uchardet,chardet,cn")

@@ -120,17 +120,18 @@ that would fail --check are printed as "would fail:" lines, and the last
 line counts only the set's integrity (a set was drawn; it is the
 baseline's), so a drift still shows in make test.
 """
-import argparse
 import codecs
 import collections
 import hashlib
 import os
 import random
 import shlex
-import sqlite3
 import subprocess
 import sys
 import time
+
+from eval_common import open_db  # test/eval_common.py
+import eval_common
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEED = 20240917
@@ -284,24 +285,7 @@ def read_lines(path):
 def draw_window(rng, line, bucket):
     """A window of line whose UTF-8 length should fall in bucket; None when
     the line is too short."""
-    lo, hi = bucket
-    lens = [len(ch.encode("utf-8")) for ch in line]
-    total = sum(lens)
-    if total < lo:
-        return None
-    target = min(rng.randint(lo, hi), total)
-    suffix = [0] * (len(lens) + 1)
-    for i in range(len(lens) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + lens[i]
-    starts = [i for i in range(len(lens)) if suffix[i] >= target]
-    i = starts[rng.randrange(len(starts))]
-    j, n = i, 0
-    while j < len(lens) and n < target:
-        n += lens[j]
-        j += 1
-    if n > hi:
-        j -= 1
-    return line[i:j]
+    return eval_common.draw_window(rng, line, [len(ch.encode("utf-8")) for ch in line], bucket)
 
 
 class Value:
@@ -406,15 +390,6 @@ def set_hash(values):
 
 # ---- the tools -------------------------------------------------------------
 
-def open_db(lib):
-    conn = sqlite3.connect(":memory:")
-    conn.enable_load_extension(True)
-    conn.load_extension(lib)
-    conn.enable_load_extension(False)
-    conn.text_factory = bytes
-    return conn
-
-
 def verdict(v, got):
     if got == v.expected:
         return "exact"
@@ -516,11 +491,7 @@ def esc(s):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", default=os.path.join(ROOT, "build", "corpus"))
-    ap.add_argument("--lib", default=os.path.join(ROOT, "utf8ext"),
-                    help="the extension, as load_extension takes it (default ./utf8ext)")
-    ap.add_argument("--seed", type=int, default=SEED)
+    ap = eval_common.arg_parser(__doc__, SEED)
     ap.add_argument("--per-kind", type=int, default=PER_KIND)
     ap.add_argument("--ftfy-src", default=os.environ.get("FTFY_SRC") or None, metavar="DIR")
     ap.add_argument("--baseline", default=BASELINE, metavar="FILE")
