@@ -1089,16 +1089,14 @@ int utf8_guess_group_choose(const utf8_guess_group *g,
                             const int32_t score[UTF8_GUESS_N],
                             const uint64_t hash[UTF8_GUESS_N]){
   int c, best = UTF8_GUESS_NONE, own;
-  int32_t low = UTF8_GUESS_OUT;
   int64_t bestCost = 0;
+  uint64_t m = utf8_guess_plausible_set(score);
   size_t k;
-  if( g->nValue==0 ) return UTF8_GUESS_NONE;
-  for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<low ) low = score[c];
-  if( low==UTF8_GUESS_OUT ) return UTF8_GUESS_NONE;
+  if( g->nValue==0 || m==0 ) return UTF8_GUESS_NONE;
   for(k=0; k<sizeof(aOrder); k++){        /* a tie goes to the likelier */
     int64_t v;
     c = aOrder[k];
-    if( score[c]==UTF8_GUESS_OUT || score[c]-low>=UTF8_GUESS_MARGIN ) continue;
+    if( (m>>c & 1)==0 ) continue;
     v = (int64_t)score[c] + log2_quarters((double)(g->nValue + UTF8_GUESS_N),
                                           (double)(g->nPick[c] + 1));
     if( best==UTF8_GUESS_NONE || v<bestCost ){ best = c; bestCost = v; }
@@ -1141,11 +1139,8 @@ int utf8_guess_group_rank(const utf8_guess_group *g, uint8_t order[UTF8_GUESS_N]
 }
 
 int utf8_guess_plausible(const int32_t score[UTF8_GUESS_N], int cs){
-  int c;
-  int32_t best = UTF8_GUESS_OUT;
-  if( cs<0 || cs>=UTF8_GUESS_N || score[cs]==UTF8_GUESS_OUT ) return 0;
-  for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<best ) best = score[c];
-  return score[cs]-best<UTF8_GUESS_MARGIN;
+  if( cs<0 || cs>=UTF8_GUESS_N ) return 0;
+  return (int)(utf8_guess_plausible_set(score)>>cs & 1);
 }
 
 /* one bit per charset */
