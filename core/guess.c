@@ -274,6 +274,17 @@ static void add_byte(reading *r, const value_view *v, unsigned char b){
   r->hash = (r->hash ^ b) * 0x100000001B3ull;
 }
 
+/* Make the last characters of the ASCII s[from..to) the previous ones
+** of p (the one at from was priced when from > 0). */
+static void ascii_last(utf8_model_state *p, const value_view *v, size_t from,
+                       size_t to){
+  const unsigned char *s = v->s;
+  if( to-1>from || from==0 ){
+    utf8_model_set_info2(p, to>=2 ? byte_info(v, s[to-2]) : 0,
+                          byte_info(v, s[to-1]));
+  }
+}
+
 /*
 ** The ASCII s[from..to) between priced characters (or an end of the
 ** value): its first character follows a priced character (unless from is
@@ -291,7 +302,7 @@ static void ascii(reading *r, const value_view *v, size_t from, size_t to,
   }else if( bLetter ){
     r->prev.script = UTF8_MODEL_SCRIPT_LATIN;       /* alike in all */
   }
-  utf8_model_set_info(&r->prev, byte_info(v, s[to-1]));
+  ascii_last(&r->prev, v, from, to);
 }
 
 /* 1 if s[from..to) has an ASCII letter. */
@@ -558,7 +569,7 @@ static void rec_ascii(steps *p, const value_view *v, size_t from,
   }else if( bLetter ){
     p->st.script = UTF8_MODEL_SCRIPT_LATIN;
   }
-  utf8_model_set_info(&p->st, byte_info(v, s[to-1]));
+  ascii_last(&p->st, v, from, to);
 }
 
 /* The tail at pos, after the last step: what price() adds when it stops

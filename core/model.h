@@ -7,8 +7,8 @@
 ** them. A code point maps to a symbol (a letter folded to lower case, its
 ** case kept apart); a symbol belongs to a class; the cost of a character
 ** is that of its class after the previous class, plus that of the symbol
-** within its class, plus, for a letter, that of its case after the case
-** of the character before.
+** within its class, plus, for a letter, that of its case after the cases
+** of the two characters before.
 **
 ** Plain C, no SQLite, no allocation; everything here is inline, because
 ** the guess prices every candidate reading character by character.
@@ -24,6 +24,7 @@ typedef struct utf8_model_state {
   uint16_t cls;      /* the previous character's class */
   uint8_t local;     /* its index in the language's own table */
   uint8_t kase;      /* its case: 0 none, 1 lower, 2 upper */
+  uint8_t kase2;     /* the case of the one before it, if it is a letter */
   uint8_t script;    /* the script of the last letter, 0 before any */
 } utf8_model_state;
 
@@ -41,6 +42,7 @@ static inline void utf8_model_start(utf8_model_state *p, int lang){
   p->cls = utf8_model_sym_class[UTF8_MODEL_SYM_EDGE];
   p->local = lang<0 ? 0 : utf8_model_lang_local[lang][p->cls];
   p->kase = 0;
+  p->kase2 = 0;
   p->script = 0;
 }
 
@@ -74,7 +76,7 @@ static inline uint32_t utf8_model_info(uint32_t cp){
 /*
 ** The part of the cost of the character of utf8_model_info() info that
 ** every model prices alike: its symbol within its class, its case after
-** the previous case, its script after the last letter's. *pCls gets its
+** the two characters' before, its script after the last letter's. *pCls gets its
 ** class; p's case and script move on, its class does not
 ** (utf8_model_pair() prices the pair of classes).
 */
@@ -84,9 +86,10 @@ static inline int32_t utf8_model_own_info(utf8_model_state *p, uint32_t info,
   int32_t cost = (int32_t)(info>>16);
   /* a case, a script, or none: masks, not branches, which text of mixed
   ** letters and punctuation would mispredict */
-  cost += utf8_model_case[p->kase][k] & -(int32_t)(k!=0);
+  cost += utf8_model_case[p->kase2][p->kase][k] & -(int32_t)(k!=0);
   cost += utf8_model_script[p->script][sc] & -(int32_t)(sc!=0);
   p->script = (uint8_t)(sc ? sc : p->script);
+  p->kase2 = (uint8_t)(k ? p->kase : 0);
   p->kase = (uint8_t)k;
   *pCls = info & 0x1FF;
   return cost;
@@ -98,12 +101,21 @@ static inline int32_t utf8_model_own(utf8_model_state *p, uint32_t cp,
   return utf8_model_own_info(p, utf8_model_info(cp), pCls);
 }
 
-/* Make the character of info the previous one, at no cost (the last
-** letter's script stays as it was: see utf8_model_latin()). */
-static inline void utf8_model_set_info(utf8_model_state *p, uint32_t info){
+/* Make the character of info the previous one, and the character of
+** before the one before it (0: none, or not a letter), at no cost (the
+** last letter's script stays as it was: see utf8_model_latin()). */
+static inline void utf8_model_set_info2(utf8_model_state *p, uint32_t before,
+                                        uint32_t info){
+  unsigned k = (info>>9) & 3;
   p->cls = (uint16_t)(info & 0x1FF);
   if( p->lang>=0 ) p->local = utf8_model_lang_local[p->lang][p->cls];
-  p->kase = (uint8_t)((info>>9) & 3);
+  p->kase2 = (uint8_t)(k ? (before>>9) & 3 : 0);
+  p->kase = (uint8_t)k;
+}
+
+/* utf8_model_set_info2() with nothing before that is a letter. */
+static inline void utf8_model_set_info(utf8_model_state *p, uint32_t info){
+  utf8_model_set_info2(p, 0, info);
 }
 
 /* utf8_model_set_info() of code point cp. */

@@ -18081,11 +18081,24 @@ const uint8_t utf8_model_bigram[UTF8_MODEL_NCLASS * UTF8_MODEL_NCLASS] = {
   79,112,108,113,110,117,93,97,101,
 };
 
-/* -log2 P(a letter's case | case before), 1/QUANT bits: 0 none, 1 lower, 2 upper. */
-const uint8_t utf8_model_case[3][3] = {
-  {0, 1, 12},
-  {0, 0, 41},
-  {0, 4, 4},
+/* -log2 P(a letter's case | the cases two back and one back), 1/QUANT
+** bits: 0 none, 1 lower, 2 upper; two back is 0 unless one back is a letter. */
+const uint8_t utf8_model_case[3][3][3] = {
+  {
+    {0, 1, 12},
+    {0, 0, 47},
+    {0, 2, 8},
+  },
+  {
+    {0, 0, 0},
+    {0, 0, 41},
+    {0, 1, 11},
+  },
+  {
+    {0, 0, 0},
+    {0, 0, 32},
+    {0, 24, 0},
+  },
 };
 
 /* Each class's script (0: not a letter): NONE LATIN CYRILLIC GREEK HEBREW ARABIC THAI HAN HIRAGANA KATAKANA HANGUL OTHER. */

@@ -23,7 +23,7 @@ extern const uint16_t utf8_model_page[UTF8_MODEL_NPAGE][256];
 extern const uint16_t utf8_model_sym_class[UTF8_MODEL_NSYM];
 extern const uint8_t utf8_model_sym_cost[UTF8_MODEL_NSYM];
 extern const uint8_t utf8_model_bigram[UTF8_MODEL_NCLASS * UTF8_MODEL_NCLASS];
-extern const uint8_t utf8_model_case[3][3];
+extern const uint8_t utf8_model_case[3][3][3];
 extern const uint8_t utf8_model_class_script[UTF8_MODEL_NCLASS];
 extern const uint8_t utf8_model_script[UTF8_MODEL_NSCRIPT][UTF8_MODEL_NSCRIPT];
 extern const char *const utf8_model_lang_name[UTF8_MODEL_NLANG];

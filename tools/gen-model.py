@@ -19,9 +19,10 @@ Cyrillic letter, a C1 control, a box-drawing character, U+FFFD, ...). Han
 characters, kana and Hangul syllables that are frequent are symbols of
 their own too, but share a class per script. The text's probability is a
 product over its characters of P(class | previous class), a bigram over
-classes, times P(symbol | class) (0 bits for a class of one symbol), plus a
-the cost of each letter's case after the case of the character before
-(an upper-case letter after a lower-case one is rare). Every language counts the same, whatever its corpus size.
+classes, times P(symbol | class) (0 bits for a class of one symbol), times
+P(a letter's case | the cases of the two characters before) (a capital
+after a lower-case letter is rare, and rarer still with capitals after
+it). Every language counts the same, whatever its corpus size.
 """
 import math
 import os
@@ -291,7 +292,7 @@ def main():
         w = SCALE / total
         for line in lines:
             prev = cls_id[EDGE]
-            prev_case = 0
+            prev_case = prev_case2 = 0
             prev_script = 0
             for ch in line:
                 sc = letter_script(ch)
@@ -307,7 +308,8 @@ def main():
                 sym_count[s] += w
                 case = fold(ch)[1]
                 if case:
-                    case_pair[(prev_case, case)] += w
+                    case_pair[(prev_case2, prev_case, case)] += w
+                prev_case2 = prev_case if case else 0
                 prev, prev_case = c, case
             big[(prev, cls_id[EDGE])] += w
             lb[(prev, cls_id[EDGE])] += 1
@@ -456,17 +458,26 @@ def main():
             g = group_total[c] + sym_count.get(c, 0.0)
             sym_cost.append(q(-math.log2((sym_count.get(s, 0.0) + 0.5) / (g + 1.0))))
 
-    # Case: -log2 P(a letter's case | the case of the character before),
-    # where "none" is anything but a cased letter. The classes are folded,
-    # so this is the only place case is priced.
-    case_cost = [[0] * 3 for _ in range(3)]
+    # Case: -log2 P(a letter's case | the cases of the two characters
+    # before), where "none" is anything but a cased letter, and the case two
+    # back counts only after a cased letter (a word's first letter is
+    # priced alike whatever came before its space). Two back, because one
+    # lower-case letter then capitals ("дАЛМП", KOI8-R's "Дюкло" read as
+    # windows-1251) is rare in real text, though both of its steps (a
+    # capital after a lower-case letter, as in "iPhone"; a capital after a
+    # capital, as in "NASA") are common. The classes are folded, so this
+    # is the only place case is priced.
+    case_cost = [[[0] * 3 for _ in range(3)] for _ in range(3)]
     after = defaultdict(float)
-    for (a, b), v in case_pair.items():
-        after[a] += v
-    for a in (0, 1, 2):
-        for b in (1, 2):
-            p = (case_pair.get((a, b), 0.0) + 1) / (after[a] + 2)
-            case_cost[a][b] = min(127, int(round(-math.log2(p) * QUANT)))
+    for (a2, a, b), v in case_pair.items():
+        after[(a2, a)] += v
+    for a2 in (0, 1, 2):
+        for a in (0, 1, 2):
+            if a == 0 and a2 != 0:
+                continue
+            for b in (1, 2):
+                p = (case_pair.get((a2, a, b), 0.0) + 1) / (after[(a2, a)] + 2)
+                case_cost[a2][a][b] = min(127, int(round(-math.log2(p) * QUANT)))
 
     # Script: -log2 P(a letter's script | the script of the letter before).
     script_cost = [[0] * len(SCRIPTS) for _ in SCRIPTS]
@@ -525,7 +536,7 @@ def write(outdir, langs, classes, symbols, sym_cls, sym_cost, bigram, case_cost,
              "extern const uint16_t utf8_model_sym_class[UTF8_MODEL_NSYM];\n"
              "extern const uint8_t utf8_model_sym_cost[UTF8_MODEL_NSYM];\n"
              "extern const uint8_t utf8_model_bigram[UTF8_MODEL_NCLASS * UTF8_MODEL_NCLASS];\n"
-             "extern const uint8_t utf8_model_case[3][3];\n"
+             "extern const uint8_t utf8_model_case[3][3][3];\n"
              "extern const uint8_t utf8_model_class_script[UTF8_MODEL_NCLASS];\n"
              "extern const uint8_t utf8_model_script[UTF8_MODEL_NSCRIPT][UTF8_MODEL_NSCRIPT];\n"
              "extern const char *const utf8_model_lang_name[UTF8_MODEL_NLANG];\n"
@@ -558,9 +569,10 @@ def write(outdir, langs, classes, symbols, sym_cls, sym_cost, bigram, case_cost,
     c.append("** Classes: %s */\n" % " ".join(cname(x) for x in classes))
     c.append("const uint8_t utf8_model_bigram[UTF8_MODEL_NCLASS * UTF8_MODEL_NCLASS] = {\n")
     c.append(fmt(bigram, 16))
-    c.append("};\n\n/* -log2 P(a letter's case | case before), 1/QUANT bits: 0 none, 1 lower, 2 upper. */\n")
-    c.append("const uint8_t utf8_model_case[3][3] = {\n")
-    c.append(rows(case_cost))
+    c.append("};\n\n/* -log2 P(a letter's case | the cases two back and one back), 1/QUANT\n")
+    c.append("** bits: 0 none, 1 lower, 2 upper; two back is 0 unless one back is a letter. */\n")
+    c.append("const uint8_t utf8_model_case[3][3][3] = {\n")
+    c.append("".join("  {\n" + rows(m).replace("  {", "    {") + "  },\n" for m in case_cost))
     c.append("};\n\n/* Each class's script (0: not a letter): %s. */\n" % " ".join(SCRIPTS))
     c.append("const uint8_t utf8_model_class_script[UTF8_MODEL_NCLASS] = {\n")
     c.append(fmt(cls_script, 16))
