@@ -23,6 +23,7 @@
 #include "model.h"
 #include "utf8.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #define Q UTF8_MODEL_QUANT
@@ -126,7 +127,9 @@ typedef struct value_view {
   int32_t damage;               /* what an ill-formed unit costs as UTF-8 */
   int nHigh;                    /* the distinct bytes >= 0x80, ascending */
   uint8_t aHigh[128];
+  uint16_t aCount[128];         /* how often each occurs (at most 65535) */
   uint32_t aAscii[128];         /* utf8_model_info() of its ASCII bytes */
+  const struct single_tables *pTab;  /* single_tables_get() */
 } value_view;
 
 static int is_ascii_letter(unsigned char c){
@@ -135,7 +138,8 @@ static int is_ascii_letter(unsigned char c){
 
 /*
 ** The distinct bytes of the value: those >= 0x80 into aHigh (what a
-** single-byte charset's reading of it depends on), what the model knows
+** single-byte charset's reading of it depends on) and how often each
+** comes into aCount (a reading's lower bound), what the model knows
 ** of the ASCII ones into aAscii (each looked up once, however often the
 ** candidates price it).
 */
@@ -143,7 +147,13 @@ static void distinct_bytes(value_view *v){
   uint64_t seen[4] = { 0, 0, 0, 0 };
   size_t i;
   int b;
-  for(i=0; i<v->n; i++) seen[v->s[i]>>6] |= (uint64_t)1<<(v->s[i]&63);
+  uint16_t cnt[256];
+  memset(cnt+128, 0, 128*sizeof(cnt[0]));
+  for(i=0; i<v->n; i++){
+    unsigned char c = v->s[i];
+    seen[c>>6] |= (uint64_t)1<<(c&63);
+    if( c>=0x80 ) cnt[c] += cnt[c]<0xFFFF;      /* a lower bound past it */
+  }
   for(b=0; b<2; b++){
     for(; seen[b]; seen[b] &= seen[b]-1){
       int c = 64*b + __builtin_ctzll(seen[b]);
@@ -153,7 +163,9 @@ static void distinct_bytes(value_view *v){
   v->nHigh = 0;
   for(b=2; b<4; b++){
     for(; seen[b]; seen[b] &= seen[b]-1){
-      v->aHigh[v->nHigh++] = (uint8_t)(64*b + __builtin_ctzll(seen[b]));
+      int c = 64*b + __builtin_ctzll(seen[b]);
+      v->aCount[v->nHigh] = cnt[c];
+      v->aHigh[v->nHigh++] = (uint8_t)c;
     }
   }
 }
@@ -421,17 +433,87 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
 }
 
 /*
-** utf8_model_info() of what single-byte charset c reads each distinct
-** byte >= 0x80 of the value as, into aInfo (by byte - 0x80): once per
-** reading, however often a byte comes back.
+** What the model knows of the character each single-byte charset reads
+** each byte >= 0x80 as (utf8_model_info()), and the least the pooled
+** model can charge for that character wherever it stands (every part of a
+** cost is at least 0, so a reading costs at least its prior plus the sum
+** of these over its bytes): worked out once, at the first guess, by the
+** thread that gets there first (the others wait; it takes well under a
+** millisecond).
 */
-static void single_info(const value_view *v, int c, uint32_t aInfo[128]){
-  const uint16_t *t = utf8_cs_single[c];
-  int j;
-  for(j=0; j<v->nHigh; j++){
-    int b = v->aHigh[j]-0x80;
-    aInfo[b] = utf8_model_info(t[b]);
+typedef struct single_tables {
+  uint32_t aInfo[UTF8_CS_FIRST_MULTI][128];
+  uint16_t aBound[UTF8_CS_FIRST_MULTI][128];
+} single_tables;
+static single_tables singleTables;
+static atomic_int singleState;          /* 0 none, 1 being made, 2 made */
+
+/* The least utf8_model_step() charges in the pooled model for the
+** character of info, given aMin: the least of each column of the pairs
+** of classes. */
+static int32_t char_bound(uint32_t info, const uint8_t *aMin){
+  unsigned k = (info>>9) & 3, sc = (info>>11) & 0xF, cls = info & 0x1FF;
+  int32_t x = (int32_t)(info>>16) + aMin[cls];
+  uint8_t m = 255;
+  int a, b;
+  if( k ){
+    for(a=0; a<3; a++) for(b=0; b<3; b++){
+      if( utf8_model_case[a][b][k]<m ) m = utf8_model_case[a][b][k];
+    }
+    x += m;
   }
+  if( sc ){
+    m = 255;
+    for(a=0; a<UTF8_MODEL_NSCRIPT; a++){
+      if( utf8_model_script[a][sc]<m ) m = utf8_model_script[a][sc];
+    }
+    x += m;
+  }
+  return x;
+}
+
+static void single_tables_make(void){
+  uint8_t aMin[UTF8_MODEL_NCLASS];
+  unsigned a, b;
+  int c;
+  for(b=0; b<UTF8_MODEL_NCLASS; b++){
+    aMin[b] = 255;
+    for(a=0; a<UTF8_MODEL_NCLASS; a++){
+      uint8_t x = utf8_model_bigram[a*UTF8_MODEL_NCLASS + b];
+      if( x<aMin[b] ) aMin[b] = x;
+    }
+  }
+  for(c=0; c<UTF8_CS_FIRST_MULTI; c++){
+    for(b=0; b<128; b++){
+      uint32_t info = utf8_model_info(utf8_cs_single[c][b]);
+      int32_t x = char_bound(info, aMin);
+      singleTables.aInfo[c][b] = info;
+      singleTables.aBound[c][b] = (uint16_t)(x<0xFFFF ? x : 0xFFFF);
+    }
+  }
+}
+
+static const single_tables *single_tables_get(void){
+  if( atomic_load_explicit(&singleState, memory_order_acquire)!=2 ){
+    int expected = 0;
+    if( atomic_compare_exchange_strong(&singleState, &expected, 1) ){
+      single_tables_make();
+      atomic_store_explicit(&singleState, 2, memory_order_release);
+    }else{
+      while( atomic_load_explicit(&singleState, memory_order_acquire)!=2 ){}
+    }
+  }
+  return &singleTables;
+}
+
+/* The least single-byte candidate c's reading of the value can cost in
+** the pooled model (its prior included). */
+static int32_t single_bound(const value_view *v, int c){
+  const uint16_t *t = v->pTab->aBound[c];
+  int32_t x = aPrior[c];
+  int j;
+  for(j=0; j<v->nHigh; j++) x += v->aCount[j] * t[v->aHigh[j]-0x80];
+  return x;
 }
 
 /* utf8_model_step() in the pooled model of the character of info. */
@@ -455,8 +537,7 @@ static int32_t price_single(const value_view *v, int c, int32_t limit,
   size_t i = 0, pos = 0, end;
   int k = 0;
   reading r;
-  uint32_t aInfo[128];
-  single_info(v, c, aInfo);
+  const uint32_t *aInfo = v->pTab->aInfo[c];
   r.cost = aPrior[c];
   r.hash = 0xCBF29CE484222325ull;
   utf8_model_start(&r.prev, -1);
@@ -772,10 +853,16 @@ static int reading_slot(guess_ctx *g, int c, int *pFirst){
 
 /*
 ** Stage 1: every candidate by the pooled model, to keep the few worth a
-** closer look. A candidate that reads the value as one priced before
-** costs the same, but for its prior. Returns the cheapest cost.
+** closer look: those within PRUNE of the cheapest. Every cost that can
+** keep its candidate is exact; any other may be a figure above the limit
+** (a walk cut short there, or a single-byte reading's lower bound), and
+** survivors() rules it out. A candidate that reads the value as one
+** priced before costs the same, but for its prior (when that one's cost
+** is exact, or above the limit even at this one's prior). Returns the
+** cheapest cost.
 */
 static int32_t stage_pooled(guess_ctx *g){
+  uint8_t aCut[UTF8_GUESS_N];           /* its cost may be a lower bound */
   int32_t bestCost = INT32_MAX;
   size_t k;
   for(k=0; k<sizeof(aOrder); k++){
@@ -785,14 +872,16 @@ static int32_t stage_pooled(guess_ctx *g){
       g->aSlot[c] = (int8_t)reading_slot(g, c, &d);
       if( g->aSlot[c]<0 ) continue;
     }
-    if( d!=c ){
+    if( d!=c && (!aCut[d] || g->score[d]-aPrior[d]+aPrior[c]>limit) ){
       g->score[c] = g->score[d] - aPrior[d] + aPrior[c];
       g->hash[c] = g->hash[d];
     }else if( c<UTF8_CS_FIRST_MULTI ){
-      g->score[c] = price_single(&g->view, c, limit, &g->hash[c]);
+      int32_t lb = single_bound(&g->view, c);
+      g->score[c] = lb>limit ? lb : price_single(&g->view, c, limit, &g->hash[c]);
     }else{
       g->score[c] = price(&g->view, c, -1, limit, &g->hash[c]);
     }
+    aCut[c] = g->score[c]>limit;
     if( g->score[c]<bestCost ) bestCost = g->score[c];
   }
   return bestCost;
@@ -970,6 +1059,7 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
     }
   }
   view_init(&g.view, s, n);
+  g.view.pTab = single_tables_get();
   g.score = score;
   g.hash = hash;
   g.nRd = g.nPriced = 0;
