@@ -99,7 +99,7 @@ $(BUILD)/test/charsets_test: test/charsets_test.c $(CORE_OBJ)
 
 $(BUILD)/test/guess_test: test/guess_test.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/guess_test.c $(CORE_OBJ) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/guess_test.c $(CORE_OBJ) -lm -o $@
 
 $(BUILD)/test/context_test: test/context_test.c test/testutil.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)

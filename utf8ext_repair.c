@@ -340,9 +340,9 @@ static int repair_moji_value(repair_job *pJob, const utf8ext_table *p,
 ** The 'auto' repair of ill-formed z[0..n), in column iCol, into a new
 ** buffer: mended by utf8_fix when it reads best as damaged UTF-8; else
 ** decoded whole with the charset utf8_guess_group_choose() takes for it
-** in its column: of those that read it plausibly, the cheapest once each
-** one's share of the column's bad values is weighed in (the column's
-** guess, most often); else mended. pJob->zValueMethod says which, for
+** in its column: of its readings, the cheapest once each one's share of
+** the column's bad values is weighed in (the column's guess, most often);
+** else mended. pJob->zValueMethod says which, for
 ** the log.
 */
 static int repair_auto_value(repair_job *pJob, int iCol,

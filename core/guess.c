@@ -1189,17 +1189,36 @@ static int32_t log2_quarters(double a, double b){
 int utf8_guess_group_choose(const utf8_guess_group *g,
                             const int32_t score[UTF8_GUESS_N],
                             const uint64_t hash[UTF8_GUESS_N]){
-  int c, best = UTF8_GUESS_NONE, own;
+  int c, d, best = UTF8_GUESS_NONE, own;
   int64_t bestCost = 0;
-  uint64_t m = utf8_guess_plausible_set(score);
+  int32_t cheapest = UTF8_GUESS_OUT;
+  uint64_t m = 0;
   size_t k;
+  for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<cheapest ) cheapest = score[c];
+  /* the readings priced exactly (utf8_guess_score(): up to the cap) */
+  for(c=0; c<UTF8_GUESS_N; c++){
+    if( score[c]!=UTF8_GUESS_OUT && score[c]-cheapest<UTF8_GUESS_CAP ) m |= (uint64_t)1<<c;
+  }
   if( g->nValue==0 || m==0 ) return UTF8_GUESS_NONE;
   for(k=0; k<sizeof(aOrder); k++){        /* a tie goes to the likelier */
     int64_t v;
+    int32_t cost;
+    uint64_t nPick = 0;
     c = aOrder[k];
     if( (m>>c & 1)==0 ) continue;
-    v = (int64_t)score[c] + log2_quarters((double)(g->nValue + UTF8_GUESS_N),
-                                          (double)(g->nPick[c] + 1));
+    /* a text is a text: what it costs at its cheapest, and how often the
+    ** column's values were read so, whichever charset it was named by
+    ** (KOI8-R and KOI8-U read most Russian alike; utf8_guess names
+    ** KOI8-R, and the Ukrainian model may price it cheaper) */
+    cost = score[c];
+    for(d=0; d<UTF8_GUESS_N; d++){
+      if( (m>>d & 1) && hash[d]==hash[c] ){
+        if( score[d]<cost ) cost = score[d];
+        nPick += g->nPick[d];
+      }
+    }
+    v = (int64_t)cost + log2_quarters((double)(g->nValue + UTF8_GUESS_N),
+                                      (double)(nPick + 1));
     if( best==UTF8_GUESS_NONE || v<bestCost ){ best = c; bestCost = v; }
   }
   own = utf8_guess_pick(score, hash);

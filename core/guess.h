@@ -85,13 +85,16 @@ int utf8_guess_group_rank(const utf8_guess_group *g, uint8_t order[UTF8_GUESS_N]
 
 /*
 ** The reading of one value of the group, the group's evidence weighed in:
-** of the candidates that read it plausibly, the one whose cost plus its
-** prior in the group is least. The prior of c is log2 of how rare c's
-** picks are among the group's values ((values + UTF8_GUESS_N) / (picks of
-** c + 1)): a KOI8-R name that its own reading prefers by 2.5 bits stays
-** KOI8-R in a column of twice as many windows-1251 values. Of the
-** charsets that read it exactly alike, the one utf8_guess() would name.
-** UTF8_GUESS_NONE when none reads it (or the group is empty).
+** of its readings priced exactly (within UTF8_GUESS_CAP of the cheapest),
+** the one whose cost plus its prior in the group is least. Charsets that
+** read the value alike are one reading, at the cheapest of their costs;
+** its prior is log2 of how rare its picks are among the group's values
+** ((values + UTF8_GUESS_N) / (picks of its charsets + 1)): a KOI8-R name
+** that its own reading prefers by 2.5 bits stays KOI8-R in a column of
+** twice as many windows-1251 values, and a value that macintosh reads 7.5
+** bits cheaper stays windows-1252 in a column of 1,000 windows-1252
+** values. Of the charsets that read it alike, the one utf8_guess() would
+** name. UTF8_GUESS_NONE when none reads it (or the group is empty).
 */
 int utf8_guess_group_choose(const utf8_guess_group *g,
                             const int32_t score[UTF8_GUESS_N],

@@ -4,9 +4,9 @@
 ** must match GUESS_GOLDEN: the scores, the fingerprints of the readings
 ** that are not ruled out, utf8_guess(), utf8_guess_pick(),
 ** utf8_guess_plausible() for every charset (and utf8_guess_plausible_set()
-** must agree with it), and the group's pick and rank (and its choice for
-** each value must read it plausibly, as a confident pick does)
-** over each eight values. A change meant to make the guess faster must
+** must agree with it), and the group's pick and rank over each eight
+** values (and its choice for each value must be a reading priced exactly,
+** and a confident pick that wins by more than any prior). A change meant to make the guess faster must
 ** leave the checksum alone; one that changes the guess on purpose (a new
 ** model, a new rule) prints the new figure with --print, and the commit
 ** that puts it in GUESS_GOLDEN says why.
@@ -24,6 +24,7 @@
 #include "guess.h"
 #include "utf8.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,19 +68,27 @@ static void check(const unsigned char *s, size_t n){
   if( nValue%8==0 ) utf8_guess_group_init(&group);
   utf8_guess_group_add(&group, score, hash);
   fold((uint64_t)(utf8_guess_group_pick(&group)+2));
-  /* the group's choice for a value reads it as a plausible reading does
-  ** (under the name utf8_guess gives that text, which may be a charset
-  ** that reads it alike at a higher cost), and as utf8_guess_pick() does
-  ** when that is confident */
+  /* the group's choice for a value is a reading priced exactly (within
+  ** the cap of the cheapest), and the value's own confident pick when that
+  ** reads it more than the largest prior of the group cheaper (the prior
+  ** of a charset never picked: log2(values + 37) bits) */
   {
     int ch = utf8_guess_group_choose(&group, score, hash);
     int pk = utf8_guess_pick(score, hash), ok = 0;
-    uint64_t m = utf8_guess_plausible_set(score);
+    int32_t cheapest = UTF8_GUESS_OUT, cPick = UTF8_GUESS_OUT, cCh = UTF8_GUESS_OUT;
+    double maxPrior = 4.0*log2((double)(group.nValue + UTF8_GUESS_N));
+    for(c=0; c<UTF8_GUESS_N; c++) if( score[c]<cheapest ) cheapest = score[c];
     if( ch==UTF8_GUESS_NONE ){
-      ok = m==0;
+      ok = cheapest==UTF8_GUESS_OUT;
     }else{
-      for(c=0; c<UTF8_GUESS_N; c++) if( (m>>c & 1) && hash[c]==hash[ch] ) ok = 1;
-      if( pk!=UTF8_GUESS_NONE && hash[pk]!=hash[ch] ) ok = 0;
+      /* (the charset named may read the text alike at a higher cost) */
+      for(c=0; c<UTF8_GUESS_N; c++){
+        if( score[c]==UTF8_GUESS_OUT ) continue;
+        if( pk!=UTF8_GUESS_NONE && hash[c]==hash[pk] && score[c]<cPick ) cPick = score[c];
+        if( hash[c]==hash[ch] && score[c]<cCh ) cCh = score[c];
+      }
+      ok = score[ch]!=UTF8_GUESS_OUT && cCh-cheapest<UTF8_GUESS_CAP;
+      if( pk!=UTF8_GUESS_NONE && hash[pk]!=hash[ch] && cCh-cPick>maxPrior+1 ) ok = 0;
     }
     nChooseWrong += !ok;
   }
@@ -91,10 +100,14 @@ static void check(const unsigned char *s, size_t n){
 
 /*
 ** utf8_guess_group_choose() on made-up scores: a group of 200 values that
-** windows-1251 explains; then a value that KOI8-R reads 2.5 bits cheaper
-** (the column's prior wins: windows-1251), and one that KOI8-R reads 5.25
-** bits cheaper (past the margin, windows-1251 is not plausible: KOI8-R,
-** whatever the prior). Returns how many answers were wrong.
+** windows-1251 explains. A value that KOI8-R reads 2.5 or 5.25 bits
+** cheaper stays windows-1251 (KOI8-R, never picked, has a prior of
+** log2(237) = 7.9 bits, windows-1251 0.2); one that it reads 8 bits
+** cheaper is KOI8-R. Then a group of 100 windows-1251 values and 100
+** KOI8-R ones, and a value that windows-1251 reads 2 bits cheaper than
+** KOI8-R, but KOI8-U, reading it alike to KOI8-R, 2 bits dearer: the
+** KOI8 text is taken at KOI8-U's cost and KOI8-R's picks, and named
+** KOI8-R. Returns how many answers were wrong.
 */
 static int check_choose(void){
   utf8_guess_group gr;
@@ -111,7 +124,22 @@ static int check_choose(void){
   score[UTF8_CS_KOI8_R] = 100;
   score[UTF8_CS_WINDOWS_1251] = 100 + 10;
   nWrong += utf8_guess_group_choose(&gr, score, hash)!=UTF8_CS_WINDOWS_1251;
-  score[UTF8_CS_WINDOWS_1251] = 100 + UTF8_GUESS_MARGIN + 1;
+  score[UTF8_CS_WINDOWS_1251] = 100 + 21;
+  nWrong += utf8_guess_group_choose(&gr, score, hash)!=UTF8_CS_WINDOWS_1251;
+  score[UTF8_CS_WINDOWS_1251] = 100 + 32;
+  nWrong += utf8_guess_group_choose(&gr, score, hash)!=UTF8_CS_KOI8_R;
+
+  utf8_guess_group_init(&gr);
+  for(k=0; k<200; k++){
+    for(c=0; c<UTF8_GUESS_N; c++){ score[c] = UTF8_GUESS_OUT; hash[c] = (uint64_t)c; }
+    score[UTF8_CS_WINDOWS_1251] = 100 + (k%2 ? 40 : 0);
+    score[UTF8_CS_KOI8_R] = 100 + (k%2 ? 0 : 40);
+    utf8_guess_group_add(&gr, score, hash);
+  }
+  hash[UTF8_CS_KOI8_U] = hash[UTF8_CS_KOI8_R];
+  score[UTF8_CS_WINDOWS_1251] = 100;
+  score[UTF8_CS_KOI8_R] = 100 + 8;
+  score[UTF8_CS_KOI8_U] = 100 - 8;
   nWrong += utf8_guess_group_choose(&gr, score, hash)!=UTF8_CS_KOI8_R;
   return nWrong;
 }
@@ -167,7 +195,7 @@ int main(int argc, char **argv){
     return 0;
   }
   printf("guess: %ld values, %ld named, %ld not; checksum %016llx; "
-         "plausible sets that disagree %ld; group choices not plausible %ld\n",
+         "plausible sets that disagree %ld; group choices wrong %ld\n",
          nValue, nNamed, nNone, (unsigned long long)sum, nSetWrong, nChooseWrong);
   if( sum!=GUESS_GOLDEN ){
     printf("FAIL: the guess changed: the checksum should be %016llx\n",
@@ -177,7 +205,7 @@ int main(int argc, char **argv){
     printf("FAIL: utf8_guess_plausible_set() disagrees with utf8_guess_plausible()\n");
   }
   if( nChooseWrong ){
-    printf("FAIL: utf8_guess_group_choose() took a reading that is not plausible\n");
+    printf("FAIL: utf8_guess_group_choose() took a reading it should not\n");
   }
   printf("guess: %d passed, %d failed\n",
          (sum==GUESS_GOLDEN) + (nSetWrong==0) + (nChooseWrong==0),
