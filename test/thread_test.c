@@ -6,7 +6,8 @@
 ** UTF8EXT_LOAD=path, loaded from a shared library with
 ** sqlite3_load_extension), waits at a barrier so that all of them make
 ** their first call together (which is when core/dispatch.c chooses the
-** validator and core/mojibake.c builds its table of bytes), and then
+** validator, core/mojibake.c builds its table of bytes and core/guess.c
+** its tables of single-byte readings), and then
 ** runs the same script ITERATIONS times over shared, read-only inputs:
 ** every scalar function on mojibake, valid and ill-formed, short and long
 ** values bound as TEXT and BLOB, utf8_codepoints, and utf8_audit over a
@@ -46,6 +47,7 @@ static test_value values[6];
 
 /* Queries run on each value (bound as ?1, TEXT then BLOB). */
 static const char *const queries[] = {
+  "SELECT utf8_guess(CAST(x'56E9726974E9' AS TEXT)), utf8_guess(?1)",
   "SELECT utf8_mojibake(?1), hex(utf8_unmojibake(?1))",
   "SELECT utf8_valid(?1), utf8_length(?1), utf8_error_offset(?1), utf8_error(?1)",
   "SELECT hex(utf8_fix(?1)), hex(utf8_fix(?1, '?', 'run')), length(utf8_fix(?1, '', 'byte'))",
