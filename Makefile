@@ -27,7 +27,8 @@ BUILD   ?= build
 SHELL   := /bin/bash
 
 CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c core/context.c \
-            core/mojibake.c core/widetext.c core/charsets.c core/charsets_tables.c \
+            core/mojibake.c core/widetext.c core/charsets.c core/charsets_encode.c \
+            core/charsets_tables.c \
             core/guess.c core/model_tables.c
 CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h core/mojiscan.h \
             core/charsets.h core/guess.h core/model.h core/model_tables.h

@@ -87,6 +87,62 @@ size_t utf8_charset_step(const unsigned char *s, size_t n, utf8_charset cs,
 size_t utf8_charset_recode(const unsigned char *s, size_t n, utf8_charset cs,
                            unsigned char *out);
 
+/*
+** The bytes the decoder of cs reads as the code point cp: out[0..k) gets
+** them, and the return value k is 1..4; 0 when no byte sequence of cs
+** decodes to exactly cp (out[0] may then have been written). For every cp,
+** utf8_charset_decode(out, k, cs, ...) gives cp alone, and every
+** character a decoder reads (not an error) is encoded, but for gbk's
+** four-byte characters (below). A surrogate, cp > 0x10FFFF or an invalid
+** cs give 0. The U+FFFD of a decoding error is not a reading: only
+** gb18030 encodes U+FFFD (84 31 A4 37). cp < 0x80 is the one byte cp in
+** every charset (all of them read ASCII bytes as ASCII).
+**
+** Where several sequences decode to cp, the one WHATWG's encoder writes,
+** else (it writes none, or one the decoder reads otherwise) the lowest:
+**   single-byte: no code point has two bytes; windows-1252 and the other
+**     WHATWG tables encode their C1 mappings (windows-1252 U+0081 -> 81),
+**     latin1 is ISO-8859-1 proper (U+0080..U+00FF -> 80..FF).
+**   gb18030: the two-byte index's first pointer (U+3000 -> A1 A1, U+20AC
+**     -> A2 E3, not 80), else four bytes from the ranges (U+E7C7 -> 81 35
+**     F4 37; U+E5E5 and GB18030-2022's 18 old PUA code points: none).
+**   gbk: U+20AC -> 80, else the two-byte index as gb18030. The gbk
+**     decoder also reads gb18030's four-byte sequences, but a code point
+**     only they give is not encoded (0): gbk is the one- and two-byte
+**     repertoire, as WHATWG's gbk encoder (ask UTF8_CS_GB18030 for more).
+**   big5: WHATWG's pointer (none below 0xA1 0x40, the last for U+2550,
+**     U+255E, U+2561, U+256A, U+5341, U+5345, else the first); HKSCS
+**     characters only below A1 40: the lowest. The four pairs Big5 reads
+**     as two code points (88 62, 88 64, 88 A3, 88 A5) are never written.
+**   shift_jis: U+0080 -> 80, U+FF61..U+FF9F -> A1..DF, the user-defined
+**     U+E000..U+E757 -> F0 40..F9 FC (WHATWG writes none), index jis0208's
+**     first pointer outside ED 40..EF FC (NEC's copy of the IBM rows, as
+**     WHATWG), else the lowest. U+00A5 and U+203E: 0 (WHATWG writes 5C
+**     and 7E, which the decoder reads as ASCII); so is U+2212 (no
+**     sequence reads as it; WHATWG writes U+FF0D's 81 7C).
+**   euc-jp: U+FF61..U+FF9F -> 8E A1..DF, index jis0208's first pointer,
+**     else JIS X 0212 (8F xx xx, which WHATWG never writes). U+00A5,
+**     U+203E, U+2212: 0, as Shift_JIS.
+**   euc-kr: the index's only pointer.
+** Single-byte charsets: two table loads. Multi-byte: a binary search
+** among the index's code points of the same cp>>8.
+*/
+size_t utf8_charset_encode(utf8_charset cs, uint32_t cp, unsigned char out[4]);
+
+/*
+** The byte classes of cp in the single-byte charsets (UTF8_CS_IBM866 ..
+** UTF8_CS_LATIN1, enum values 0 .. UTF8_CS_FIRST_MULTI-1): bit cs of
+** mask[k] is set when utf8_charset_encode(cs, cp) writes one byte of class
+** k: 0 ASCII 00-7F, 1 UTF-8 continuation 80-BF, 2 two-byte lead C2-DF,
+** 3 three-byte lead E0-EF, 4 four-byte lead F0-F4. A byte C0, C1 or
+** F5-FF, and a cp cs cannot encode, are in no mask. So cp < 0x80 gives
+** mask[0] = UTF8_CS_SINGLE_MASK (all 30 bits), the rest 0. Any cp is
+** accepted (a surrogate, above 0x10FFFF: all five 0). Two table loads
+** and a copy of 20 bytes.
+*/
+#define UTF8_CS_SINGLE_MASK ((1u<<UTF8_CS_FIRST_MULTI)-1u)
+void utf8_charset_byteclass(uint32_t cp, uint32_t mask[5]);
+
 /* The generated tables (core/charsets_tables.c). */
 typedef struct utf8_cs_label { const char *zLabel; int cs; } utf8_cs_label;
 extern const uint16_t utf8_cs_single[UTF8_CS_FIRST_MULTI][128];
@@ -103,6 +159,22 @@ extern const uint16_t utf8_cs_big5[];
 extern const uint8_t utf8_cs_big5_plane2[];
 extern const uint32_t utf8_cs_gb_ranges_count;
 extern const uint32_t utf8_cs_gb_ranges_ptr[], utf8_cs_gb_ranges_cp[];
+extern const uint8_t utf8_cs_sb_stage1[512];
+extern const uint16_t utf8_cs_sb_pages[][128];
+extern const uint8_t utf8_cs_sb_rows[][UTF8_CS_FIRST_MULTI];
+extern const uint8_t utf8_cs_sb_row_class[];
+extern const uint32_t utf8_cs_sb_classes[][5];
+extern const uint32_t utf8_cs_jis0208_rev_count, utf8_cs_jis0208_rev_blocks;
+extern const uint16_t utf8_cs_jis0208_rev[], utf8_cs_jis0208_rev_start[];
+extern const uint16_t utf8_cs_jis0208_sjis[];
+extern const uint32_t utf8_cs_jis0212_rev_count, utf8_cs_jis0212_rev_blocks;
+extern const uint16_t utf8_cs_jis0212_rev[], utf8_cs_jis0212_rev_start[];
+extern const uint32_t utf8_cs_gb18030_rev_count, utf8_cs_gb18030_rev_blocks;
+extern const uint16_t utf8_cs_gb18030_rev[], utf8_cs_gb18030_rev_start[];
+extern const uint32_t utf8_cs_euckr_rev_count, utf8_cs_euckr_rev_blocks;
+extern const uint16_t utf8_cs_euckr_rev[], utf8_cs_euckr_rev_start[];
+extern const uint32_t utf8_cs_big5_rev_count, utf8_cs_big5_rev_blocks;
+extern const uint16_t utf8_cs_big5_rev[], utf8_cs_big5_rev_start[];
 extern const char *const utf8_cs_names[UTF8_CS_COUNT];
 extern const utf8_cs_label utf8_cs_labels[];
 extern const unsigned utf8_cs_label_count;

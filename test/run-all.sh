@@ -76,6 +76,8 @@ run_suite fix "$BUILD/test/fix_test" ${SIMD_TEST_ARGS:-}
 run_suite guess "$BUILD/test/guess_test"
 # The legacy charsets' decoders, byte for byte against Python's codecs
 # (test/charsets_check.py; known differences in test/charsets_diffs.txt).
+# Their encoders, the inverse of each decoder, for every code point.
+run_suite charsets-encode "$BUILD/test/charsets_test" encode
 if [ -x /usr/bin/python3 ]; then
   run_suite charsets /usr/bin/python3 test/charsets_check.py "$BUILD"
 else

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """tools/gen-charsets.py - write core/charsets_tables.c, the decoding tables
-of utf8ext's legacy charsets (core/charsets.c decodes with them).
+of utf8ext's legacy charsets (core/charsets.c decodes with them) and their
+inverse, the encoding tables (core/charsets_encode.c): for the single-byte
+charsets a two-level table code point -> row of 30 bytes and byte-class
+masks, for each multi-byte index its pointers sorted by code point (which
+pointer where WHATWG's encoder would choose: see encode_tables()).
 
     npm pack text-encoding@0.7.0
     tar xzf text-encoding-0.7.0.tgz package/lib/encoding-indexes.js
@@ -192,6 +196,176 @@ def bmp_table(name, index, comment):
             + c_array("uint16_t", "utf8_cs_%s" % name, vals)), len(vals) * 2
 
 
+# ---- the encoding tables (core/charsets_encode.c) ----
+#
+# Every table below inverts the decoder: a code point gets the bytes that
+# core/charsets.c decodes as it, WHATWG's encoder's choice where there are
+# several and WHATWG's encoder writes one of them, else the lowest (see
+# core/charsets.h, utf8_charset_encode).
+
+# The byte classes of utf8_charset_byteclass: 0 ASCII, 1 80-BF, 2 C2-DF,
+# 3 E0-EF, 4 F0-F4; C0, C1 and F5-FF are in none.
+def byte_class(b):
+    if b < 0x80:
+        return 0
+    if b < 0xC0:
+        return 1
+    if 0xC2 <= b <= 0xDF:
+        return 2
+    if 0xE0 <= b <= 0xEF:
+        return 3
+    if 0xF0 <= b <= 0xF4:
+        return 4
+    return None
+
+
+def single_encode_tables(d):
+    """The single-byte charsets' reverse tables: code point -> row (a
+    two-level table over U+0080..U+FFFF, 128 code points a page), row ->
+    one byte per charset (0: none) and row -> byte-class masks."""
+    rev = []                        # per charset: code point -> byte
+    for name in SINGLE:
+        m = {}
+        for k, v in enumerate(d[name]):
+            if v is None:
+                continue
+            assert 0x80 <= v <= 0xFFFF and v != 0xFFFD, (name, k)
+            assert v not in m, (name, "a code point twice")
+            m[v] = 0x80 + k
+        rev.append(m)
+    assert len(SINGLE) <= 32
+    cps = sorted(set().union(*rev))
+    row_of = {cp: k + 1 for k, cp in enumerate(cps)}     # row 0: no charset
+    rows = [[0] * len(SINGLE)] + [[m.get(cp, 0) for m in rev] for cp in cps]
+    pages = [[0] * 128]                                  # page 0: empty
+    stage1 = [0] * 512
+    for hi in range(512):
+        page = [row_of.get(hi * 128 + lo, 0) for lo in range(128)]
+        if any(page):
+            stage1[hi] = len(pages)
+            pages.append(page)
+    assert len(pages) <= 256
+    masks, mask_of, row_mask = [[0] * 5], {(0,) * 5: 0}, []
+    for row in rows:
+        m = [0] * 5
+        for cs, b in enumerate(row):
+            if b and byte_class(b) is not None:
+                m[byte_class(b)] |= 1 << cs
+        m = tuple(m)
+        if m not in mask_of:
+            mask_of[m] = len(masks)
+            masks.append(list(m))
+        row_mask.append(mask_of[m])
+    assert len(masks) <= 256
+    text = ["/* Encoding, single-byte charsets: for U+0080..U+FFFF, page\n"
+            "** utf8_cs_sb_stage1[cp>>7], entry cp&127 of utf8_cs_sb_pages is a row\n"
+            "** (0: in no charset); utf8_cs_sb_rows[row][cs] is the byte cs decodes\n"
+            "** as cp (0: none), utf8_cs_sb_classes[utf8_cs_sb_row_class[row]] its\n"
+            "** byte-class masks (bit cs of mask k: cs writes cp as a byte of class\n"
+            "** k, see utf8_charset_byteclass). %d code points, %d pages. */"
+            % (len(cps), len(pages) - 1),
+            c_array("uint8_t", "utf8_cs_sb_stage1", stage1, 16, "%d")]
+    lines = ["const uint16_t utf8_cs_sb_pages[%d][128] = {" % len(pages)]
+    for page in pages:
+        lines.append("  {")
+        for k in range(0, 128, 16):
+            lines.append("    " + ", ".join("%d" % v for v in page[k:k + 16]) + ",")
+        lines.append("  },")
+    lines.append("};")
+    text.append("\n".join(lines))
+    lines = ["const uint8_t utf8_cs_sb_rows[%d][%d] = {" % (len(rows), len(SINGLE))]
+    for k, row in enumerate(rows):
+        lines.append("  { " + ", ".join("0x%02X" % b for b in row) + " },"
+                     + (" /* U+%04X */" % cps[k - 1] if k else ""))
+    lines.append("};")
+    text.append("\n".join(lines))
+    text.append(c_array("uint8_t", "utf8_cs_sb_row_class", row_mask, 16, "%d"))
+    lines = ["const uint32_t utf8_cs_sb_classes[%d][5] = {" % len(masks)]
+    for m in masks:
+        lines.append("  { " + ", ".join("0x%08X" % x for x in m) + " },")
+    lines.append("};")
+    text.append("\n".join(lines))
+    size = (len(stage1) + len(pages) * 256 + len(rows) * len(SINGLE)
+            + len(row_mask) + len(masks) * 20)
+    return "\n".join(text), size
+
+
+def reverse_table(name, index, choose):
+    """Index's pointers sorted by code point, one per code point (choose:
+    code point, its pointers in increasing order -> the one to write), and
+    where each 256 code points (cp>>8) begin in that list."""
+    ptrs = {}
+    for p, v in enumerate(index):
+        if v is not None:
+            ptrs.setdefault(v, []).append(p)
+    cps = sorted(ptrs)
+    rev = [choose(cp, ptrs[cp]) for cp in cps]
+    assert max(rev) <= 0xFFFF and len(rev) <= 0xFFFF
+    nblk = (cps[-1] >> 8) + 1
+    start, k = [], 0
+    for blk in range(nblk + 1):
+        while k < len(cps) and (cps[k] >> 8) < blk:
+            k += 1
+        start.append(k)
+    text = ("/* Encoding, %s: its pointers sorted by code point (one per code\n"
+            "** point), and where the code points of each cp>>8 begin (%d blocks). */\n"
+            % (name, nblk)
+            + "const uint32_t utf8_cs_%s_rev_count = %d;\n" % (name, len(rev))
+            + "const uint32_t utf8_cs_%s_rev_blocks = %d;\n" % (name, nblk)
+            + c_array("uint16_t", "utf8_cs_%s_rev" % name, rev, 12, "%d") + "\n"
+            + c_array("uint16_t", "utf8_cs_%s_rev_start" % name, start, 12, "%d"))
+    return text, len(rev) * 2 + len(start) * 2, ptrs
+
+
+def lowest(cp, ps):
+    return ps[0]
+
+
+def big5_choice(cp, ps):
+    """WHATWG's Big5 encoder: not below pointer (0xA1-0x81)*157 (HKSCS's
+    own rows), the last pointer for six code points, else the first. A
+    code point only below that: the lowest (WHATWG writes none)."""
+    hi = [p for p in ps if p >= (0xA1 - 0x81) * 157]
+    if not hi:
+        return ps[0]
+    if cp in (0x2550, 0x255E, 0x2561, 0x256A, 0x5341, 0x5345):
+        return hi[-1]
+    return hi[0]
+
+
+def encode_tables(d):
+    parts = []
+    text, size = single_encode_tables(d)
+    parts.append(text)
+    # jis0208: EUC-JP writes the first pointer (it reaches 0..8835 only);
+    # Shift_JIS skips pointers 8272..8835 (NEC's copy of the IBM rows) when
+    # the code point has another: utf8_cs_jis0208_sjis[p-8272].
+    assert all(v is None for v in d["jis0208"][8836:10716])   # EUDC: the algorithm's
+    text, sz, ptrs = reverse_table("jis0208", d["jis0208"], lowest)
+    parts.append(text)
+    size += sz
+    assert all(ps[0] <= 8835 for ps in ptrs.values())
+    assert not any(0xE000 <= cp <= 0xE757 for cp in ptrs)
+    alt = [0] * (8835 - 8272 + 1)
+    for cp, ps in ptrs.items():
+        if 8272 <= ps[0] <= 8835:
+            other = [p for p in ps if not 8272 <= p <= 8835]
+            if other:
+                alt[ps[0] - 8272] = other[0]
+    parts.append("/* Shift_JIS: the pointer WHATWG writes for the code point at\n"
+                 "** jis0208 pointer 8272+k (0: that one). */\n"
+                 + c_array("uint16_t", "utf8_cs_jis0208_sjis", alt, 12, "%d"))
+    size += len(alt) * 2
+    for name, index, choose in (("jis0212", d["jis0212"], lowest),
+                                ("gb18030", d["gb18030"], lowest),
+                                ("euckr", d["euc-kr"], lowest),
+                                ("big5", d["big5"], big5_choice)):
+        text, sz, ptrs = reverse_table(name, index, choose)
+        parts.append(text)
+        size += sz
+    return parts, size
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -249,6 +423,8 @@ def main():
                  + c_array("uint32_t", "utf8_cs_gb_ranges_ptr", [x[0] for x in r], 10, "%d") + "\n"
                  + c_array("uint32_t", "utf8_cs_gb_ranges_cp", [x[1] for x in r], 10, "0x%04X"))
     size += len(r) * 8
+    enc_parts, enc_size = encode_tables(d)
+    parts.extend(enc_parts)
     # Names and labels.
     names = SINGLE + MULTI
     parts.append("const char *const utf8_cs_names[%d] = {\n" % len(names)
@@ -272,7 +448,7 @@ def main():
           "**\n** From the WHATWG Encoding Standard's indexes (text-encoding 0.7.0's copy,\n"
           "** with GB18030-2022's 18 changes applied) and the Unicode consortium's\n"
           "** CP437.TXT and CP850.TXT; see the script for the details.\n"
-          "** Tables: %d bytes.\n*/\n" % size)
+          "** Tables: %d bytes to decode, %d bytes to encode.\n*/\n" % (size, enc_size))
     print('#include "charsets.h"\n')
     print("\n\n".join(parts))
 
