@@ -302,7 +302,7 @@ int utf8ext_moji_repair_of(const utf8ext_table *p, int iCol,
                            sqlite3_int64 *pnOut){
   utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
   int r = utf8ext_unmojibake_buf(z, n, paBuf, pnBuf, pnOut, chain);
-  if( r>0 && chain[0]>UTF8_MOJI_COUNT && p->aNumeric[iCol]
+  if( r>0 && chain[0]>UTF8_MOJI_COUNT && chain[0]<=UTF8_MOJI_UTF32BE && p->aNumeric[iCol]
    && may_be_number(*paBuf, *pnOut) ) return 0;
   return r;
 }

@@ -6,6 +6,8 @@
 */
 #include "utf8ext_glue.h"
 #include "mojibake.h"
+#include "charsets.h"
+#include "cjkmoji.h"
 
 #include <float.h>
 #include <stdio.h>
@@ -102,6 +104,38 @@ static int moji_settled(const unsigned char *z, size_t n, int *pNomem){
   return depth==0;
 }
 
+/*
+** UTF-8 that was decoded as a CJK charset ("浣犲ソ" for 你好), undone whole
+** (core/cjkmoji.c): 1 with the text in *paBuf, 0 when it is none, or
+** -SQLITE_NOMEM. Only a result a second call leaves alone.
+*/
+static int cjk_unmojibake(const unsigned char *z, sqlite3_int64 n,
+                          unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                          sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
+  static const utf8_moji_charset aName[] = {
+    [UTF8_CS_GB18030] = UTF8_MOJI_GB18030, [UTF8_CS_SHIFT_JIS] = UTF8_MOJI_SHIFT_JIS,
+    [UTF8_CS_BIG5] = UTF8_MOJI_BIG5, [UTF8_CS_EUC_KR] = UTF8_MOJI_EUC_KR,
+  };
+  unsigned char *aScratch;
+  size_t len = 0, len2 = 0;
+  int cs, bNomem;
+  if( n>CJK_MOJI_MAX || !utf8_cjk_mojibake_possible(z, (size_t)n) ) return 0;
+  if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
+  /* n bytes for a second reading of the result, 2n + 4 of scratch */
+  aScratch = sqlite3_malloc64(3*(sqlite3_uint64)n + 5);
+  if( aScratch==0 ) return -SQLITE_NOMEM;
+  cs = utf8_cjk_mojibake(z, (size_t)n, *paBuf, &len, aScratch + n);
+  if( cs>=0 && utf8_cjk_mojibake(*paBuf, len, aScratch, &len2, aScratch + n)>=0 ){
+    cs = -1;                              /* a second call would change it */
+  }
+  sqlite3_free(aScratch);
+  if( cs<0 ) return 0;
+  if( !moji_settled(*paBuf, len, &bNomem) ) return bNomem ? -SQLITE_NOMEM : 0;
+  pChain[0] = aName[cs];
+  *pnOut = (sqlite3_int64)len;
+  return 1;
+}
+
 int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
                            unsigned char **paBuf, sqlite3_int64 *pnBuf,
                            sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
@@ -125,15 +159,19 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
     *pnOut = (sqlite3_int64)len;
     return 1;
   }
-  if( !utf8_moji_possible(z, (size_t)n) ) return 0;
-  /* undoing only shrinks the text: n bytes are enough */
-  if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
-  depth = utf8_unmojibake(z, (size_t)n, *paBuf, &len, pChain);
-  /* a result that is wide text ("H" NUL "i" NUL then "Ã©") would be
-  ** decoded by a second call: not settled, nothing is done */
-  if( depth && utf8_moji_wide(*paBuf, len, 0, &wlen)!=UTF8_MOJI_COUNT ) return 0;
-  if( depth ) *pnOut = (sqlite3_int64)len;
-  return depth;
+  if( utf8_moji_possible(z, (size_t)n) ){
+    /* undoing only shrinks the text: n bytes are enough */
+    if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
+    depth = utf8_unmojibake(z, (size_t)n, *paBuf, &len, pChain);
+    /* a result that is wide text ("H" NUL "i" NUL then "Ã©") would be
+    ** decoded by a second call: not settled, nothing is done */
+    if( depth && utf8_moji_wide(*paBuf, len, 0, &wlen)!=UTF8_MOJI_COUNT ) return 0;
+    if( depth ){
+      *pnOut = (sqlite3_int64)len;
+      return depth;
+    }
+  }
+  return cjk_unmojibake(z, n, paBuf, pnBuf, pnOut, pChain);
 }
 
 int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc){

@@ -1033,6 +1033,24 @@ static int survivors(guess_ctx *g, int32_t cut, uint8_t *aLive){
   return nLive;
 }
 
+/* Start g on s[0..n), its figures into score and hash. */
+static void ctx_init(guess_ctx *g, const unsigned char *s, size_t n,
+                     int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
+  int k;
+  view_init(&g->view, s, n);
+  g->view.pTab = single_tables_get();
+  g->score = score;
+  g->hash = hash;
+  g->nRd = g->nPriced = 0;
+  g->mHead = 0;
+  for(k=0; k<UTF8_GUESS_N; k++){
+    score[k] = UTF8_GUESS_OUT;
+    hash[k] = 0;
+    g->aSlot[k] = -1;
+  }
+  for(k=0; k<UTF8_MODEL_NLANG; k++) g->aWord[k] = -1;
+}
+
 /*
 ** utf8_guess_score(), each cost exact up to cap above the cheapest (past
 ** it, a cost may be any figure above that: the reading was cut short).
@@ -1058,18 +1076,7 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
       n = s[m-1]<0x80 ? m : GUESS_MAX_BYTES;
     }
   }
-  view_init(&g.view, s, n);
-  g.view.pTab = single_tables_get();
-  g.score = score;
-  g.hash = hash;
-  g.nRd = g.nPriced = 0;
-  g.mHead = 0;
-  for(k=0; k<UTF8_GUESS_N; k++){
-    score[k] = UTF8_GUESS_OUT;
-    hash[k] = 0;
-    g.aSlot[k] = -1;
-  }
-  for(k=0; k<UTF8_MODEL_NLANG; k++) g.aWord[k] = -1;
+  ctx_init(&g, s, n, score, hash);
   bestCost = stage_pooled(&g);
   nLive = survivors(&g, bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE, aLive);
   if( cap==UTF8_GUESS_MARGIN && nLive>0 ){
@@ -1091,6 +1098,20 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
     if( score[c]<bestCost ){ bestCost = score[c]; best = c; }
   }
   return best;
+}
+
+int32_t utf8_guess_text_cost(const unsigned char *s, size_t n){
+  guess_ctx g;
+  int32_t score[UTF8_GUESS_N];
+  uint64_t hash[UTF8_GUESS_N];
+  uint8_t live = UTF8_GUESS_UTF8;
+  if( n>GUESS_MAX_BYTES ){                 /* its start, on a character */
+    n = GUESS_MAX_BYTES;
+    while( n>0 && (s[n]&0xC0)==0x80 ) n--;
+  }
+  ctx_init(&g, s, n, score, hash);
+  sort_languages(&g, &live, 1);
+  return stage_lang(&g, UTF8_GUESS_UTF8, INT32_MAX, 0) - aPrior[UTF8_GUESS_UTF8];
 }
 
 int utf8_guess_pick(const int32_t score[UTF8_GUESS_N],

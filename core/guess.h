@@ -42,6 +42,15 @@ int utf8_guess_score(const unsigned char *s, size_t n,
                      int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]);
 
 /*
+** What the model says text s[0..n) costs, read as UTF-8 in the language
+** that suits it best (its ASCII words included), in 1/4 bits: the figure
+** utf8_guess_score() gives 'utf-8', without its prior. s should be
+** well-formed; only its first 64 KiB are read. The mojibake reading of
+** CJK charsets (core/cjkmoji.c) weighs a value against its repair with it.
+*/
+int32_t utf8_guess_text_cost(const unsigned char *s, size_t n);
+
+/*
 ** The charset s[0..n) was most likely written in: UTF8_GUESS_UTF8 for
 ** well-formed s (decided by the validator alone) and for damaged UTF-8,
 ** a utf8_charset, or UTF8_GUESS_NONE when the margin is not there.

@@ -407,6 +407,10 @@ const char *utf8_moji_name(utf8_moji_charset cs){
     case UTF8_MOJI_UTF16BE: return "utf-16be";
     case UTF8_MOJI_UTF32LE: return "utf-32le";
     case UTF8_MOJI_UTF32BE: return "utf-32be";
+    case UTF8_MOJI_GB18030: return "gb18030";
+    case UTF8_MOJI_SHIFT_JIS: return "shift_jis";
+    case UTF8_MOJI_BIG5: return "big5";
+    case UTF8_MOJI_EUC_KR: return "euc-kr";
     default: return "?";
   }
 }

@@ -22,7 +22,11 @@ typedef enum utf8_moji_charset {
   UTF8_MOJI_UTF16LE,      /* UTF-16 or UTF-32 without a byte-order mark */
   UTF8_MOJI_UTF16BE,      /* stored as if it were UTF-8 (utf8_moji_wide) */
   UTF8_MOJI_UTF32LE,
-  UTF8_MOJI_UTF32BE
+  UTF8_MOJI_UTF32BE,
+  UTF8_MOJI_GB18030,      /* UTF-8 decoded as a CJK charset, undone whole */
+  UTF8_MOJI_SHIFT_JIS,    /* by core/cjkmoji.c (utf8_cjk_mojibake) */
+  UTF8_MOJI_BIG5,
+  UTF8_MOJI_EUC_KR
 } utf8_moji_charset;
 
 /* The character of byte b (0-255) in charset cs; every byte has one (the

@@ -78,6 +78,8 @@ run_suite guess "$BUILD/test/guess_test"
 # (test/charsets_check.py; known differences in test/charsets_diffs.txt).
 # Their encoders, the inverse of each decoder, for every code point.
 run_suite charsets-encode "$BUILD/test/charsets_test" encode
+# UTF-8 decoded as a CJK charset, put back (core/cjkmoji.c).
+run_suite cjkmoji "$BUILD/test/cjkmoji_test"
 if [ -x /usr/bin/python3 ]; then
   run_suite charsets /usr/bin/python3 test/charsets_check.py "$BUILD"
 else

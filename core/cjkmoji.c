@@ -1,0 +1,152 @@
+/*
+** core/cjkmoji.c - UTF-8 that was decoded as a CJK charset ("浣犲ソ" for
+** 你好: the UTF-8 bytes of 你好 read as GBK), put back (core/cjkmoji.h).
+**
+** A whole reading, priced by the model of real text (core/model.h): the
+** value is encoded in the charset (exactly, every character; the encoder
+** is the decoder's inverse), the bytes must be well-formed UTF-8 with a
+** character of more than one byte, and decoding them again must give the
+** value back (so that undoing is exact); then the text they make must
+** cost less than the value as it stands by CJK_MOJI_MARGIN. Of the four
+** charsets, the one whose reading costs least wins.
+**
+** Why the margin can be wide: a clean CJK text encoded in a CJK charset
+** is seldom well-formed UTF-8 at all (a GBK pair has its lead at 81-FE,
+** and UTF-8 wants a lead then one to three bytes 80-BF), and when it is,
+** what it decodes to is a few stray characters, not text: see
+** docs/mojibake.md's CJK section for the figures on the corpus.
+*/
+#include "cjkmoji.h"
+#include "charsets.h"
+#include "guess.h"
+#include "utf8.h"
+
+#include <string.h>
+
+/* The charsets tried, in order: a tie goes to the first. */
+static const utf8_charset aCjk[] = {
+  UTF8_CS_GB18030, UTF8_CS_SHIFT_JIS, UTF8_CS_BIG5, UTF8_CS_EUC_KR,
+};
+
+/* A UTF-8 check fed one byte at a time: bytes still owed by the
+** character begun, and the range the next one must fall in. */
+typedef struct utf8_stream { int owed; unsigned char lo, hi; } utf8_stream;
+
+/* 1 if byte b may come next in well-formed UTF-8. */
+static int stream_byte(utf8_stream *p, unsigned char b){
+  if( p->owed ){
+    if( b<p->lo || b>p->hi ) return 0;
+    p->owed--;
+    p->lo = 0x80; p->hi = 0xBF;
+    return 1;
+  }
+  if( b<0x80 ) return 1;
+  p->lo = 0x80; p->hi = 0xBF;
+  if( b>=0xC2 && b<=0xDF ){ p->owed = 1; return 1; }
+  if( b>=0xE0 && b<=0xEF ){
+    p->owed = 2;
+    if( b==0xE0 ) p->lo = 0xA0;
+    if( b==0xED ) p->hi = 0x9F;
+    return 1;
+  }
+  if( b>=0xF0 && b<=0xF4 ){
+    p->owed = 3;
+    if( b==0xF0 ) p->lo = 0x90;
+    if( b==0xF4 ) p->hi = 0x8F;
+    return 1;
+  }
+  return 0;
+}
+
+/*
+** s[0..n) encoded in cs, into out when it is not NULL: its length, or 0
+** when cs has no bytes for one of its characters, or the bytes are not
+** well-formed UTF-8 with a character of more than one byte, or not
+** fewer than n (each character of CJK mojibake stands for two or more
+** bytes of UTF-8, in three of its own). Clean text fails within a few
+** characters, most often at the first.
+*/
+static size_t encode_all(const unsigned char *s, size_t n, utf8_charset cs,
+                         unsigned char *out){
+  utf8_stream st = { 0, 0x80, 0xBF };
+  size_t i = 0, k = 0, j;
+  int bMulti = 0;
+  while( i<n ){
+    utf8_unit u = utf8_decode_unit(s+i, n-i);
+    unsigned char b[4];
+    size_t m;
+    if( u.reason!=UTF8_OK ) return 0;
+    /* gb18030's decoder reads a lone 80 as €, which its encoder writes
+    ** as A2 E3 and GBK's as 80: UTF-8's continuation byte 80 is what made
+    ** a € here */
+    if( cs==UTF8_CS_GB18030 && u.codepoint==0x20AC ){ b[0] = 0x80; m = 1; }
+    else m = utf8_charset_encode(cs, u.codepoint, b);
+    if( m==0 ) return 0;
+    for(j=0; j<m; j++){
+      if( !stream_byte(&st, b[j]) ) return 0;
+      bMulti |= b[j]>=0x80;
+      if( out ) out[k+j] = b[j];
+    }
+    i += u.length;
+    k += m;
+    if( k>=n ) return 0;
+  }
+  return st.owed==0 && bMulti ? k : 0;
+}
+
+/* A CJK character is U+2E80 to U+9FFF, U+AC00 to U+D7A3, U+F900 to
+** U+FFEF: what a CJK decoder makes of UTF-8's bytes, mostly. */
+/* 1 if s[0..n) has a CJK character. */
+static int has_cjk(const unsigned char *s, size_t n){
+  size_t i;
+  for(i=0; i+2<n; i++){
+    if( s[i]>=0xE2 && s[i]<=0xEF ){
+      uint32_t cp = (uint32_t)(s[i]&0x0F)<<12 | (uint32_t)(s[i+1]&0x3F)<<6
+                  | (s[i+2]&0x3F);
+      if( (cp>=0x2E80 && cp<=0x9FFF) || (cp>=0xAC00 && cp<=0xD7A3)
+       || (cp>=0xF900 && cp<=0xFFEF) ){
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+int utf8_cjk_mojibake_possible(const unsigned char *s, size_t n){
+  size_t j;
+  int m = 0;
+  if( n<4 || n>CJK_MOJI_MAX || !has_cjk(s, n) ) return 0;
+  for(j=0; j<sizeof(aCjk)/sizeof(aCjk[0]); j++){
+    if( encode_all(s, n, aCjk[j], 0) ) m |= 1<<j;
+  }
+  return m;
+}
+
+int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
+                      size_t *pnOut, unsigned char *scratch){
+  int32_t before = INT32_MIN, best = 0;
+  int bestCs = -1;
+  size_t j, bestLen = 0;
+  int mPossible = utf8_cjk_mojibake_possible(s, n);
+  if( mPossible==0 ) return -1;
+  for(j=0; j<sizeof(aCjk)/sizeof(aCjk[0]); j++){
+    size_t k;
+    int32_t after;
+    if( (mPossible>>j & 1)==0 ) continue;
+    k = encode_all(s, n, aCjk[j], scratch);
+    /* the bytes read back as the value: undone exactly */
+    if( utf8_charset_decode(scratch, k, aCjk[j], 0)!=n ) continue;
+    utf8_charset_decode(scratch, k, aCjk[j], scratch+k);
+    if( memcmp(scratch+k, s, n)!=0 ) continue;
+    if( before==INT32_MIN ) before = utf8_guess_text_cost(s, n);
+    after = utf8_guess_text_cost(scratch, k);
+    if( before-after>=CJK_MOJI_MARGIN && (bestCs<0 || after<best) ){
+      bestCs = aCjk[j];
+      best = after;
+      bestLen = k;
+      memcpy(out, scratch, k);
+    }
+  }
+  if( bestCs>=0 ) *pnOut = bestLen;
+  return bestCs;
+}
