@@ -483,7 +483,8 @@ static int unmojibake_arg(sqlite3_context *ctx, sqlite3_value *v,
 /*
 ** utf8_mojibake(X): NULL when X shows no sign of a wrong decoding (or is
 ** NULL or ill-formed); else the misreadings, outermost first: 'cp1252',
-** 'cp1252,cp1252', 'latin1', 'macroman'; or 'utf-16le' and the like.
+** 'cp1252,cp1252', 'latin1', 'macroman'; or 'utf-16le', 'gb18030',
+** 'cp1252-as-latin1' and the like.
 */
 static void mojibakeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];

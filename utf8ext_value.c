@@ -8,6 +8,7 @@
 #include "mojibake.h"
 #include "charsets.h"
 #include "cjkmoji.h"
+#include "c1moji.h"
 
 #include <float.h>
 #include <stdio.h>
@@ -136,6 +137,27 @@ static int cjk_unmojibake(const unsigned char *z, sqlite3_int64 n,
   return 1;
 }
 
+/*
+** Windows-1252 text read as Latin-1 (“ as U+0093), put back whole
+** (core/c1moji.c): 1 with the text in *paBuf, 0 when it is none, or
+** -SQLITE_NOMEM. Only a result a second call leaves alone.
+*/
+static int c1_unmojibake(const unsigned char *z, sqlite3_int64 n,
+                         unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                         sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
+  size_t len = 0;
+  int bNomem;
+  /* a C1 control is C2 80 to C2 9F */
+  if( n>C1_MOJI_MAX || memchr(z, 0xC2, (size_t)n)==0 ) return 0;
+  /* a C1 control of two bytes may become a character of three */
+  if( buf_reserve(paBuf, pnBuf, 2*n+1) ) return -SQLITE_NOMEM;
+  if( !utf8_c1_mojibake(z, (size_t)n, *paBuf, &len) ) return 0;
+  if( !moji_settled(*paBuf, len, &bNomem) ) return bNomem ? -SQLITE_NOMEM : 0;
+  pChain[0] = UTF8_MOJI_CP1252_AS_LATIN1;
+  *pnOut = (sqlite3_int64)len;
+  return 1;
+}
+
 int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
                            unsigned char **paBuf, sqlite3_int64 *pnBuf,
                            sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
@@ -171,7 +193,9 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
       return depth;
     }
   }
-  return cjk_unmojibake(z, n, paBuf, pnBuf, pnOut, pChain);
+  depth = cjk_unmojibake(z, n, paBuf, pnBuf, pnOut, pChain);
+  if( depth ) return depth;
+  return c1_unmojibake(z, n, paBuf, pnBuf, pnOut, pChain);
 }
 
 int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc){

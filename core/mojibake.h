@@ -26,7 +26,8 @@ typedef enum utf8_moji_charset {
   UTF8_MOJI_GB18030,      /* UTF-8 decoded as a CJK charset, undone whole */
   UTF8_MOJI_SHIFT_JIS,    /* by core/cjkmoji.c (utf8_cjk_mojibake) */
   UTF8_MOJI_BIG5,
-  UTF8_MOJI_EUC_KR
+  UTF8_MOJI_EUC_KR,
+  UTF8_MOJI_CP1252_AS_LATIN1  /* Windows-1252 read as Latin-1 (core/c1moji.c) */
 } utf8_moji_charset;
 
 /* The character of byte b (0-255) in charset cs; every byte has one (the
