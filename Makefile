@@ -29,10 +29,11 @@ SHELL   := /bin/bash
 CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c core/context.c \
             core/mojibake.c core/widetext.c core/charsets.c core/charsets_encode.c \
             core/charsets_tables.c \
-            core/guess.c core/model_tables.c core/cjkmoji.c core/c1moji.c
+            core/guess.c core/model_tables.c core/cjkmoji.c core/c1moji.c \
+            core/cesumoji.c
 CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h core/mojiscan.h \
             core/charsets.h core/guess.h core/model.h core/model_tables.h core/cjkmoji.h \
-            core/c1moji.h
+            core/c1moji.h core/cesumoji.h
 
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.
@@ -99,6 +100,10 @@ $(BUILD)/test/cjkmoji_test: test/cjkmoji_test.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/cjkmoji_test.c $(CORE_OBJ) -o $@
 
+$(BUILD)/test/readings_test: test/readings_test.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/readings_test.c $(CORE_OBJ) -o $@
+
 $(BUILD)/test/charsets_test: test/charsets_test.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/charsets_test.c $(CORE_OBJ) -o $@
@@ -152,7 +157,7 @@ $(BUILD)/test/memory_test: test/memory_test.c $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/memory_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
 
-TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/charsets_test $(BUILD)/test/cjkmoji_test $(BUILD)/test/context_test $(BUILD)/test/simd_test \
+TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/charsets_test $(BUILD)/test/cjkmoji_test $(BUILD)/test/readings_test $(BUILD)/test/context_test $(BUILD)/test/simd_test \
             $(BUILD)/test/fix_test $(BUILD)/test/guess_test \
             $(BUILD)/test/malloc_test $(BUILD)/test/thread_test $(BUILD)/test/limits_test \
             $(BUILD)/test/memory_test \

@@ -6,9 +6,10 @@
 ** decoder makes (every character U+0000 to U+00FF), with at least one of
 ** the C1 controls that Windows-1252 has a character for (U+0080 to
 ** U+009F but 81, 8D, 8F, 90 and 9D); its bytes are decoded again as
-** Windows-1252, and the text that makes must cost less than the value in
-** the model of real text (core/model.h) by C1_MOJI_MARGIN. A C1 control
-** costs much in the model: real text has none.
+** Windows-1252, and the text that makes must cost no more than the value
+** in the model of real text (core/model.h): the shape is the evidence.
+** (With a margin of 10 bits, "crème •" stayed "crème" U+0095: the model
+** prices a bullet and a C1 control alike, both rare in its text.)
 */
 #include "c1moji.h"
 #include "charsets.h"

@@ -80,6 +80,9 @@ run_suite guess "$BUILD/test/guess_test"
 run_suite charsets-encode "$BUILD/test/charsets_test" encode
 # UTF-8 decoded as a CJK charset, put back (core/cjkmoji.c).
 run_suite cjkmoji "$BUILD/test/cjkmoji_test"
+# Windows-1252 read as Latin-1, CESU-8 read as Windows-1252, put back
+# (core/c1moji.c, core/cesumoji.c).
+run_suite readings "$BUILD/test/readings_test"
 if [ -x /usr/bin/python3 ]; then
   run_suite charsets /usr/bin/python3 test/charsets_check.py "$BUILD"
 else
