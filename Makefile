@@ -30,10 +30,10 @@ CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c core/context.
             core/mojibake.c core/widetext.c core/charsets.c core/charsets_encode.c \
             core/charsets_tables.c \
             core/guess.c core/model_tables.c core/cjkmoji.c core/c1moji.c \
-            core/cesumoji.c
+            core/cesumoji.c core/lossymoji.c
 CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h core/mojiscan.h \
             core/charsets.h core/guess.h core/model.h core/model_tables.h core/cjkmoji.h \
-            core/c1moji.h core/cesumoji.h
+            core/c1moji.h core/cesumoji.h core/lossymoji.h
 
 # SIMD paths: each file carries its own target attributes, so no global -m
 # flag is needed and the .so runs on any CPU of the architecture.

@@ -10,6 +10,7 @@
 #include "cjkmoji.h"
 #include "c1moji.h"
 #include "cesumoji.h"
+#include "lossymoji.h"
 
 #include <float.h>
 #include <stdio.h>
@@ -183,6 +184,31 @@ static int cesu_unmojibake(const unsigned char *z, sqlite3_int64 n,
   return 1;
 }
 
+/*
+** UTF-8 read as Windows-1252 with its undefined bytes made U+FFFD ("Ã�"
+** for Á), read back as far as it can be (core/lossymoji.c): 1 with the
+** text in *paBuf, 0 when it is none, or -SQLITE_NOMEM. Only a result a
+** second call leaves alone.
+*/
+static int lossy_unmojibake(const unsigned char *z, sqlite3_int64 n,
+                            unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                            sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
+  unsigned char *aScratch;
+  size_t len = 0;
+  int r, bNomem;
+  if( !utf8_lossy_mojibake_possible(z, (size_t)n) ) return 0;
+  if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
+  aScratch = sqlite3_malloc64(2*(sqlite3_uint64)n + 1);
+  if( aScratch==0 ) return -SQLITE_NOMEM;
+  r = utf8_lossy_mojibake(z, (size_t)n, *paBuf, &len, aScratch);
+  sqlite3_free(aScratch);
+  if( !r ) return 0;
+  if( !moji_settled(*paBuf, len, &bNomem) ) return bNomem ? -SQLITE_NOMEM : 0;
+  pChain[0] = UTF8_MOJI_CP1252_LOSSY;
+  *pnOut = (sqlite3_int64)len;
+  return 1;
+}
+
 int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
                            unsigned char **paBuf, sqlite3_int64 *pnBuf,
                            sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
@@ -209,6 +235,8 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
   /* before the old engine, which would undo the rest of the value and
   ** leave an emoji's halves */
   depth = cesu_unmojibake(z, n, paBuf, pnBuf, pnOut, pChain);
+  if( depth ) return depth;
+  depth = lossy_unmojibake(z, n, paBuf, pnBuf, pnOut, pChain);
   if( depth ) return depth;
   if( utf8_moji_possible(z, (size_t)n) ){
     /* undoing only shrinks the text: n bytes are enough */

@@ -413,6 +413,7 @@ const char *utf8_moji_name(utf8_moji_charset cs){
     case UTF8_MOJI_EUC_KR: return "euc-kr";
     case UTF8_MOJI_CP1252_AS_LATIN1: return "cp1252-as-latin1";
     case UTF8_MOJI_CESU8_AS_CP1252: return "cesu8-as-cp1252";
+    case UTF8_MOJI_CP1252_LOSSY: return "cp1252-lossy";
     default: return "?";
   }
 }

@@ -1,11 +1,12 @@
 /*
 ** test/readings_test.c - the whole readings of core/c1moji.c (Windows-1252
-** read as Latin-1) and core/cesumoji.c (CESU-8 read as Windows-1252), on
-** strings made from a fixed seed:
+** read as Latin-1), core/cesumoji.c (CESU-8 read as Windows-1252) and
+** core/lossymoji.c (UTF-8 read as Windows-1252, undefined bytes made
+** U+FFFD), on strings made from a fixed seed:
 **
 ** 1. text of words (Latin letters, accented ones, the punctuation that
 **    Windows-1252 has at 80-9F, emoji), written as each misreading makes
-**    it: every one must come back exactly;
+**    it: every one must come back exactly (a lost character as U+FFFD);
 ** 2. the same text as it is: none changed;
 ** 3. random well-formed strings: whatever a reading gives must be
 **    well-formed and undo exactly (encoded back, read the wrong way
@@ -15,6 +16,7 @@
 */
 #include "c1moji.h"
 #include "cesumoji.h"
+#include "lossymoji.h"
 #include "charsets.h"
 #include "utf8.h"
 
@@ -31,7 +33,8 @@ static uint32_t rnd(void){
 static const char *const azWord[] = {
   "the", "file", "was", "not", "found", "café", "déjà", "vu", "naïve", "Größe",
   "señor", "crème", "brûlée", "It’s", "“quoted”", "—", "…", "5€", "œuvre",
-  "Š", "ž", "™", "•", "😀", "👍", "🎉", "fine",
+  "Š", "ž", "™", "•", "😀", "👍", "🎉", "fine", "Álvaro", "Ýmir", "ſ",
+  "Tuvināt", "automātiski", "Ő", "ā", "ŝ", "Ł",
 };
 #define N_WORD (int)(sizeof(azWord)/sizeof(azWord[0]))
 
@@ -86,16 +89,46 @@ static size_t cesu_as_cp1252(const unsigned char *s, size_t n, unsigned char *ou
   return m;
 }
 
+/* s's UTF-8 read as Windows-1252, each undefined byte (81 8D 8F 90 9D) as
+** U+FFFD, into out; and into want what reading it back gives (each
+** character with such a byte one U+FFFD). 0 if s has no such byte. */
+static size_t lossy(const unsigned char *s, size_t n, unsigned char *out,
+                    unsigned char *want, size_t *pnWant){
+  size_t i, k = 0, w = 0;
+  int nLost = 0;
+  for(i=0; i<n; i++){
+    uint32_t cp = s[i]<0x80 ? s[i] : utf8_cs_single[UTF8_CS_WINDOWS_1252][s[i]-0x80];
+    if( cp==s[i] && cp>=0x80 && cp<=0x9F ){ cp = 0xFFFD; nLost++; }
+    k += utf8_encode_scalar(cp, out+k);
+  }
+  for(i=0; i<n; ){
+    utf8_unit u = utf8_decode_unit(s+i, n-i);
+    size_t j;
+    int bLost = 0;
+    for(j=1; j<u.length; j++){
+      unsigned char b = s[i+j];
+      if( b==0x81 || b==0x8D || b==0x8F || b==0x90 || b==0x9D ) bLost = 1;
+    }
+    if( bLost ){ memcpy(want+w, "\xEF\xBF\xBD", 3); w += 3; }
+    else{ memcpy(want+w, s+i, u.length); w += u.length; }
+    i += u.length;
+  }
+  *pnWant = w;
+  return nLost ? k : 0;
+}
+
 int main(void){
   static unsigned char aText[4096], aMis[8192], aOut[16384], aScratch[16384], aBack[16384];
   long nC1 = 0, nC1Back = 0, nCesu = 0, nCesuBack = 0, nClean = 0, nCleanChanged = 0;
-  long nRandom = 0, nRandomChanged = 0, nRandomBad = 0;
+  long nRandom = 0, nRandomChanged = 0, nRandomBad = 0, nLossy = 0, nLossyBack = 0;
   int nPass = 0, nFail = 0, k;
+  static unsigned char aWant[16384];
   for(k=0; k<20000; k++){
     size_t n = text(aText), m, len = 0;
     nClean++;
     if( utf8_c1_mojibake(aText, n, aOut, &len)
-     || utf8_cesu_mojibake(aText, n, aOut, &len, aScratch) ){
+     || utf8_cesu_mojibake(aText, n, aOut, &len, aScratch)
+     || utf8_lossy_mojibake(aText, n, aOut, &len, aScratch) ){
       if( nCleanChanged++<5 ) printf("clean changed: %.*s\n", (int)n, aText);
     }
     m = as_latin1(aText, n, aMis);
@@ -109,6 +142,19 @@ int main(void){
           nC1Back++;
         }else if( nC1-nC1Back<=5 ){
           printf("not back (cp1252-as-latin1): %.*s\n", (int)n, aText);
+        }
+      }
+    }
+    {
+      size_t nWant = 0;
+      m = lossy(aText, n, aMis, aWant, &nWant);
+      if( m ){
+        nLossy++;
+        if( utf8_lossy_mojibake(aMis, m, aOut, &len, aScratch) && len==nWant
+         && memcmp(aOut, aWant, nWant)==0 ){
+          nLossyBack++;
+        }else if( nLossy-nLossyBack<=5 ){
+          printf("not back (cp1252-lossy): %.*s\n", (int)n, aText);
         }
       }
     }
@@ -132,6 +178,8 @@ int main(void){
          "clean: %ld, %ld changed\n", nC1Back, nC1, nCesuBack, nCesu, nClean, nCleanChanged);
   if( nC1>1000 && nC1Back==nC1 ) nPass++; else nFail++;
   if( nCesu>1000 && nCesuBack==nCesu ) nPass++; else nFail++;
+  printf("cp1252-lossy: %ld of %ld back\n", nLossyBack, nLossy);
+  if( nLossy>1000 && nLossyBack*100>=nLossy*99 ) nPass++; else nFail++;
   if( nCleanChanged==0 ) nPass++; else nFail++;
 
   /* random strings of Latin-1 (C1 controls included), cp1252's
