@@ -108,105 +108,101 @@ static int moji_settled(const unsigned char *z, size_t n, int *pNomem){
 }
 
 /*
-** UTF-8 that was decoded as a CJK charset ("浣犲ソ" for 你好), undone whole
-** (core/cjkmoji.c): 1 with the text in *paBuf, 0 when it is none, or
-** -SQLITE_NOMEM. Only a result a second call leaves alone.
+** The whole readings beside the old engine (core/cjkmoji.c, c1moji.c,
+** cesumoji.c, lossymoji.c), each behind one signature: the cheap test,
+** then the reading of z[0..n) into out with scratch; the name of the
+** misreading, or UTF8_MOJI_COUNT for none.
 */
-static int cjk_unmojibake(const unsigned char *z, sqlite3_int64 n,
+static utf8_moji_charset read_cesu(const unsigned char *z, size_t n,
+                                   unsigned char *out, size_t *pLen,
+                                   unsigned char *scratch){
+  return utf8_cesu_mojibake(z, n, out, pLen, scratch)
+         ? UTF8_MOJI_CESU8_AS_CP1252 : UTF8_MOJI_COUNT;
+}
+static utf8_moji_charset read_lossy(const unsigned char *z, size_t n,
+                                    unsigned char *out, size_t *pLen,
+                                    unsigned char *scratch){
+  return utf8_lossy_mojibake(z, n, out, pLen, scratch)
+         ? UTF8_MOJI_CP1252_LOSSY : UTF8_MOJI_COUNT;
+}
+static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
+                                  unsigned char *out, size_t *pLen,
+                                  unsigned char *scratch){
+  switch( utf8_cjk_mojibake(z, n, out, pLen, scratch) ){
+    case UTF8_CS_GB18030:   return UTF8_MOJI_GB18030;
+    case UTF8_CS_SHIFT_JIS: return UTF8_MOJI_SHIFT_JIS;
+    case UTF8_CS_BIG5:      return UTF8_MOJI_BIG5;
+    case UTF8_CS_EUC_KR:    return UTF8_MOJI_EUC_KR;
+    default:                return UTF8_MOJI_COUNT;
+  }
+}
+static utf8_moji_charset read_c1(const unsigned char *z, size_t n,
+                                 unsigned char *out, size_t *pLen,
+                                 unsigned char *scratch){
+  (void)scratch;
+  return utf8_c1_mojibake(z, n, out, pLen) ? UTF8_MOJI_CP1252_AS_LATIN1
+                                           : UTF8_MOJI_COUNT;
+}
+static int possible_c1(const unsigned char *z, size_t n){
+  return n<=C1_MOJI_MAX && memchr(z, 0xC2, n)!=0;  /* a C1 control: C2 80-9F */
+}
+
+typedef struct whole_reading {
+  int (*xPossible)(const unsigned char*, size_t);
+  utf8_moji_charset (*xRead)(const unsigned char*, size_t, unsigned char*,
+                             size_t*, unsigned char*);
+  int nOut, nScratch;     /* out and scratch need n times these, plus 4 */
+} whole_reading;
+
+/* Before the old engine, which would undo the rest of such a value and
+** leave an emoji's halves, or "Ã" before each U+FFFD; then after it. */
+static const whole_reading aBefore[] = {
+  { utf8_cesu_mojibake_possible, read_cesu, 1, 1 },
+  { utf8_lossy_mojibake_possible, read_lossy, 1, 2 },
+};
+static const whole_reading aAfter[] = {
+  { utf8_cjk_mojibake_possible, read_cjk, 1, 2 },
+  { possible_c1, read_c1, 2, 0 },              /* “ (3 bytes) for C2 93 */
+};
+
+/*
+** The first of nR readings that reads z[0..n): 1 with the text in *paBuf
+** and its name in pChain[0], 0 when none does, or -SQLITE_NOMEM. Only a
+** result a second call leaves alone (nor the old engine, nor the same
+** reading again).
+*/
+static int whole_readings(const whole_reading *aR, int nR,
+                          const unsigned char *z, sqlite3_int64 n,
                           unsigned char **paBuf, sqlite3_int64 *pnBuf,
                           sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
-  static const utf8_moji_charset aName[] = {
-    [UTF8_CS_GB18030] = UTF8_MOJI_GB18030, [UTF8_CS_SHIFT_JIS] = UTF8_MOJI_SHIFT_JIS,
-    [UTF8_CS_BIG5] = UTF8_MOJI_BIG5, [UTF8_CS_EUC_KR] = UTF8_MOJI_EUC_KR,
-  };
-  unsigned char *aScratch;
-  size_t len = 0, len2 = 0;
-  int cs, bNomem;
-  if( n>CJK_MOJI_MAX || !utf8_cjk_mojibake_possible(z, (size_t)n) ) return 0;
-  if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
-  /* n bytes for a second reading of the result, 2n + 4 of scratch */
-  aScratch = sqlite3_malloc64(3*(sqlite3_uint64)n + 5);
-  if( aScratch==0 ) return -SQLITE_NOMEM;
-  cs = utf8_cjk_mojibake(z, (size_t)n, *paBuf, &len, aScratch + n);
-  if( cs>=0 && utf8_cjk_mojibake(*paBuf, len, aScratch, &len2, aScratch + n)>=0 ){
-    cs = -1;                              /* a second call would change it */
+  int i;
+  for(i=0; i<nR; i++){
+    const whole_reading *r = &aR[i];
+    unsigned char *aScratch;
+    size_t len = 0, len2 = 0;
+    utf8_moji_charset cs;
+    int bNomem;
+    if( !r->xPossible(z, (size_t)n) ) continue;
+    if( buf_reserve(paBuf, pnBuf, r->nOut*n + 4) ) return -SQLITE_NOMEM;
+    /* the scratch, then room for the same reading of the result */
+    aScratch = sqlite3_malloc64((sqlite3_uint64)(r->nScratch + r->nOut)*(sqlite3_uint64)n + 8);
+    if( aScratch==0 ) return -SQLITE_NOMEM;
+    cs = r->xRead(z, (size_t)n, *paBuf, &len, aScratch);
+    if( cs!=UTF8_MOJI_COUNT
+     && r->xRead(*paBuf, len, aScratch + r->nScratch*n + 4, &len2, aScratch)!=UTF8_MOJI_COUNT ){
+      cs = UTF8_MOJI_COUNT;                 /* a second call would change it */
+    }
+    sqlite3_free(aScratch);
+    if( cs==UTF8_MOJI_COUNT ) continue;
+    if( !moji_settled(*paBuf, len, &bNomem) ){
+      if( bNomem ) return -SQLITE_NOMEM;
+      continue;
+    }
+    pChain[0] = cs;
+    *pnOut = (sqlite3_int64)len;
+    return 1;
   }
-  sqlite3_free(aScratch);
-  if( cs<0 ) return 0;
-  if( !moji_settled(*paBuf, len, &bNomem) ) return bNomem ? -SQLITE_NOMEM : 0;
-  pChain[0] = aName[cs];
-  *pnOut = (sqlite3_int64)len;
-  return 1;
-}
-
-/*
-** Windows-1252 text read as Latin-1 (“ as U+0093), put back whole
-** (core/c1moji.c): 1 with the text in *paBuf, 0 when it is none, or
-** -SQLITE_NOMEM. Only a result a second call leaves alone.
-*/
-static int c1_unmojibake(const unsigned char *z, sqlite3_int64 n,
-                         unsigned char **paBuf, sqlite3_int64 *pnBuf,
-                         sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
-  size_t len = 0;
-  int bNomem;
-  /* a C1 control is C2 80 to C2 9F */
-  if( n>C1_MOJI_MAX || memchr(z, 0xC2, (size_t)n)==0 ) return 0;
-  /* a C1 control of two bytes may become a character of three */
-  if( buf_reserve(paBuf, pnBuf, 2*n+1) ) return -SQLITE_NOMEM;
-  if( !utf8_c1_mojibake(z, (size_t)n, *paBuf, &len) ) return 0;
-  if( !moji_settled(*paBuf, len, &bNomem) ) return bNomem ? -SQLITE_NOMEM : 0;
-  pChain[0] = UTF8_MOJI_CP1252_AS_LATIN1;
-  *pnOut = (sqlite3_int64)len;
-  return 1;
-}
-
-/*
-** CESU-8 read as Windows-1252 ("í ½í¸€" for 😀), put back whole
-** (core/cesumoji.c): 1 with the text in *paBuf, 0 when it is none, or
-** -SQLITE_NOMEM. Only a result a second call leaves alone.
-*/
-static int cesu_unmojibake(const unsigned char *z, sqlite3_int64 n,
-                           unsigned char **paBuf, sqlite3_int64 *pnBuf,
-                           sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
-  unsigned char *aScratch;
-  size_t len = 0;
-  int r, bNomem;
-  if( !utf8_cesu_mojibake_possible(z, (size_t)n) ) return 0;
-  if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
-  aScratch = sqlite3_malloc64((sqlite3_uint64)n + 1);
-  if( aScratch==0 ) return -SQLITE_NOMEM;
-  r = utf8_cesu_mojibake(z, (size_t)n, *paBuf, &len, aScratch);
-  sqlite3_free(aScratch);
-  if( !r ) return 0;
-  if( !moji_settled(*paBuf, len, &bNomem) ) return bNomem ? -SQLITE_NOMEM : 0;
-  pChain[0] = UTF8_MOJI_CESU8_AS_CP1252;
-  *pnOut = (sqlite3_int64)len;
-  return 1;
-}
-
-/*
-** UTF-8 read as Windows-1252 with its undefined bytes made U+FFFD ("Ã�"
-** for Á), read back as far as it can be (core/lossymoji.c): 1 with the
-** text in *paBuf, 0 when it is none, or -SQLITE_NOMEM. Only a result a
-** second call leaves alone.
-*/
-static int lossy_unmojibake(const unsigned char *z, sqlite3_int64 n,
-                            unsigned char **paBuf, sqlite3_int64 *pnBuf,
-                            sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
-  unsigned char *aScratch;
-  size_t len = 0;
-  int r, bNomem;
-  if( !utf8_lossy_mojibake_possible(z, (size_t)n) ) return 0;
-  if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
-  aScratch = sqlite3_malloc64(2*(sqlite3_uint64)n + 1);
-  if( aScratch==0 ) return -SQLITE_NOMEM;
-  r = utf8_lossy_mojibake(z, (size_t)n, *paBuf, &len, aScratch);
-  sqlite3_free(aScratch);
-  if( !r ) return 0;
-  if( !moji_settled(*paBuf, len, &bNomem) ) return bNomem ? -SQLITE_NOMEM : 0;
-  pChain[0] = UTF8_MOJI_CP1252_LOSSY;
-  *pnOut = (sqlite3_int64)len;
-  return 1;
+  return 0;
 }
 
 int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
@@ -232,11 +228,7 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
     *pnOut = (sqlite3_int64)len;
     return 1;
   }
-  /* before the old engine, which would undo the rest of the value and
-  ** leave an emoji's halves */
-  depth = cesu_unmojibake(z, n, paBuf, pnBuf, pnOut, pChain);
-  if( depth ) return depth;
-  depth = lossy_unmojibake(z, n, paBuf, pnBuf, pnOut, pChain);
+  depth = whole_readings(aBefore, 2, z, n, paBuf, pnBuf, pnOut, pChain);
   if( depth ) return depth;
   if( utf8_moji_possible(z, (size_t)n) ){
     /* undoing only shrinks the text: n bytes are enough */
@@ -250,9 +242,7 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
       return depth;
     }
   }
-  depth = cjk_unmojibake(z, n, paBuf, pnBuf, pnOut, pChain);
-  if( depth ) return depth;
-  return c1_unmojibake(z, n, paBuf, pnBuf, pnOut, pChain);
+  return whole_readings(aAfter, 2, z, n, paBuf, pnBuf, pnOut, pChain);
 }
 
 int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc){
