@@ -29,10 +29,10 @@ SHELL   := /bin/bash
 CORE_SRC := core/decode.c core/fix.c core/recode.c core/dispatch.c core/context.c \
             core/mojibake.c core/widetext.c core/charsets.c core/charsets_encode.c \
             core/charsets_tables.c \
-            core/guess.c core/model_tables.c core/cjkmoji.c core/c1moji.c \
+            core/guess.c core/model_tables.c core/reencode.c core/c1moji.c \
             core/cesumoji.c core/lossymoji.c
 CORE_HDR := core/utf8.h core/impl.h core/context.h core/mojibake.h core/mojiscan.h \
-            core/charsets.h core/guess.h core/model.h core/model_tables.h core/cjkmoji.h \
+            core/charsets.h core/guess.h core/model.h core/model_tables.h core/reencode.h \
             core/c1moji.h core/cesumoji.h core/lossymoji.h
 
 # SIMD paths: each file carries its own target attributes, so no global -m
@@ -96,9 +96,9 @@ $(BUILD)/test/core_test: test/core_test.c test/reference.c test/reference.h test
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore -Itest test/core_test.c test/reference.c $(CORE_OBJ) -o $@
 
-$(BUILD)/test/cjkmoji_test: test/cjkmoji_test.c $(CORE_OBJ)
+$(BUILD)/test/reencode_test: test/reencode_test.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/cjkmoji_test.c $(CORE_OBJ) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(CORE_DEFS) -Icore test/reencode_test.c $(CORE_OBJ) -o $@
 
 $(BUILD)/test/readings_test: test/readings_test.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -157,7 +157,7 @@ $(BUILD)/test/memory_test: test/memory_test.c $(STATIC_EXT_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $(STATIC_EXT_DEFS) test/memory_test.c $(STATIC_EXT_SRC) -lsqlite3 -o $@
 
-TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/charsets_test $(BUILD)/test/cjkmoji_test $(BUILD)/test/readings_test $(BUILD)/test/context_test $(BUILD)/test/simd_test \
+TEST_BINS = $(BUILD)/test/core_test $(BUILD)/test/charsets_test $(BUILD)/test/reencode_test $(BUILD)/test/readings_test $(BUILD)/test/context_test $(BUILD)/test/simd_test \
             $(BUILD)/test/fix_test $(BUILD)/test/guess_test \
             $(BUILD)/test/malloc_test $(BUILD)/test/thread_test $(BUILD)/test/limits_test \
             $(BUILD)/test/memory_test \

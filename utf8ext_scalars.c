@@ -490,7 +490,7 @@ static void mojibakeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
   unsigned char *out;
   size_t len;
-  char buf[UTF8_MOJI_MAX_DEPTH*10];       /* "macroman" 4 times, 3 commas */
+  char buf[UTF8_MOJI_MAX_DEPTH*24];       /* "cp1252-as-latin1" 4 times, 3 commas */
   int depth, i;
   (void)argc;
   depth = unmojibake_arg(ctx, argv[0], chain, &out, &len);

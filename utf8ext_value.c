@@ -7,7 +7,7 @@
 #include "utf8ext_glue.h"
 #include "mojibake.h"
 #include "charsets.h"
-#include "cjkmoji.h"
+#include "reencode.h"
 #include "c1moji.h"
 #include "cesumoji.h"
 #include "lossymoji.h"
@@ -108,7 +108,7 @@ static int moji_settled(const unsigned char *z, size_t n, int *pNomem){
 }
 
 /*
-** The whole readings beside the old engine (core/cjkmoji.c, c1moji.c,
+** The whole readings beside the old engine (core/reencode.c, c1moji.c,
 ** cesumoji.c, lossymoji.c), each behind one signature: the cheap test,
 ** then the reading of z[0..n) into out with scratch; the name of the
 ** misreading, or UTF8_MOJI_COUNT for none.
@@ -134,6 +134,16 @@ static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
     case UTF8_CS_BIG5:      return UTF8_MOJI_BIG5;
     case UTF8_CS_EUC_KR:    return UTF8_MOJI_EUC_KR;
     default:                return UTF8_MOJI_COUNT;
+  }
+}
+static utf8_moji_charset read_sb(const unsigned char *z, size_t n,
+                                 unsigned char *out, size_t *pLen,
+                                 unsigned char *scratch){
+  switch( utf8_sb_mojibake(z, n, out, pLen, scratch) ){
+    case UTF8_CS_WINDOWS_1257: return UTF8_MOJI_CP1257;
+    case UTF8_CS_ISO8859_2:    return UTF8_MOJI_ISO8859_2;
+    case UTF8_CS_IBM437:       return UTF8_MOJI_CP437;
+    default:                   return UTF8_MOJI_COUNT;
   }
 }
 static utf8_moji_charset read_c1(const unsigned char *z, size_t n,
@@ -162,14 +172,16 @@ static const whole_reading aBefore[] = {
 };
 static const whole_reading aAfter[] = {
   { utf8_cjk_mojibake_possible, read_cjk, 1, 2 },
+  { utf8_sb_mojibake_possible, read_sb, 1, 2 },
   { possible_c1, read_c1, 2, 0 },              /* “ (3 bytes) for C2 93 */
 };
 
 /*
-** The first of nR readings that reads z[0..n): 1 with the text in *paBuf
-** and its name in pChain[0], 0 when none does, or -SQLITE_NOMEM. Only a
-** result a second call leaves alone (nor the old engine, nor the same
-** reading again).
+** The first of nR readings that reads z[0..n): 1 or more (how many times
+** it was read: text misread twice is read back twice, up to
+** UTF8_MOJI_MAX_DEPTH) with the text in *paBuf and the names in pChain,
+** outermost first; 0 when none does; or -SQLITE_NOMEM. Only a result
+** that the reading leaves alone, and the old engine too, is taken.
 */
 static int whole_readings(const whole_reading *aR, int nR,
                           const unsigned char *z, sqlite3_int64 n,
@@ -178,29 +190,39 @@ static int whole_readings(const whole_reading *aR, int nR,
   int i;
   for(i=0; i<nR; i++){
     const whole_reading *r = &aR[i];
-    unsigned char *aScratch;
-    size_t len = 0, len2 = 0;
+    unsigned char *aScratch, *aCur, *aNext;
+    size_t len = (size_t)n, lenNext = 0;
+    sqlite3_uint64 nRoom = (sqlite3_uint64)r->nOut*(sqlite3_uint64)n + 4;
     utf8_moji_charset cs;
-    int bNomem;
+    int depth = 0, bNomem;
     if( !r->xPossible(z, (size_t)n) ) continue;
-    if( buf_reserve(paBuf, pnBuf, r->nOut*n + 4) ) return -SQLITE_NOMEM;
-    /* the scratch, then room for the same reading of the result */
-    aScratch = sqlite3_malloc64((sqlite3_uint64)(r->nScratch + r->nOut)*(sqlite3_uint64)n + 8);
+    if( buf_reserve(paBuf, pnBuf, (sqlite3_int64)nRoom) ) return -SQLITE_NOMEM;
+    /* the scratch, then a second buffer for the text read again (the
+    ** readings shrink the text, but the one of C1 controls, which may
+    ** grow it by half and writes as it reads: room for twice its input) */
+    aScratch = sqlite3_malloc64((sqlite3_uint64)r->nScratch*(sqlite3_uint64)n + 4
+                                + (sqlite3_uint64)r->nOut*nRoom);
     if( aScratch==0 ) return -SQLITE_NOMEM;
-    cs = r->xRead(z, (size_t)n, *paBuf, &len, aScratch);
-    if( cs!=UTF8_MOJI_COUNT
-     && r->xRead(*paBuf, len, aScratch + r->nScratch*n + 4, &len2, aScratch)!=UTF8_MOJI_COUNT ){
-      cs = UTF8_MOJI_COUNT;                 /* a second call would change it */
+    aCur = (unsigned char*)z;
+    aNext = *paBuf;
+    while( depth<=UTF8_MOJI_MAX_DEPTH ){
+      cs = r->xRead(aCur, len, aNext, &lenNext, aScratch);
+      if( cs==UTF8_MOJI_COUNT ) break;
+      if( depth==UTF8_MOJI_MAX_DEPTH ){ depth = 0; break; }   /* still more */
+      pChain[depth++] = cs;
+      aCur = aNext;
+      len = lenNext;
+      aNext = aCur==*paBuf ? aScratch + r->nScratch*n + 4 : *paBuf;
     }
+    if( depth>0 && aCur!=*paBuf ) memcpy(*paBuf, aCur, len);
     sqlite3_free(aScratch);
-    if( cs==UTF8_MOJI_COUNT ) continue;
+    if( depth==0 ) continue;
     if( !moji_settled(*paBuf, len, &bNomem) ){
       if( bNomem ) return -SQLITE_NOMEM;
       continue;
     }
-    pChain[0] = cs;
     *pnOut = (sqlite3_int64)len;
-    return 1;
+    return depth;
   }
   return 0;
 }
@@ -242,7 +264,7 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
       return depth;
     }
   }
-  return whole_readings(aAfter, 2, z, n, paBuf, pnBuf, pnOut, pChain);
+  return whole_readings(aAfter, 3, z, n, paBuf, pnBuf, pnOut, pChain);
 }
 
 int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc){

@@ -2,7 +2,7 @@
 ** core/c1moji.c - Windows-1252 text read as Latin-1, put back
 ** (core/c1moji.h).
 **
-** A whole reading, as core/cjkmoji.c's: the value must be what a Latin-1
+** A whole reading, as core/reencode.c's: the value must be what a Latin-1
 ** decoder makes (every character U+0000 to U+00FF), with at least one of
 ** the C1 controls that Windows-1252 has a character for (U+0080 to
 ** U+009F but 81, 8D, 8F, 90 and 9D); its bytes are decoded again as

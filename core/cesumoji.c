@@ -2,7 +2,7 @@
 ** core/cesumoji.c - CESU-8 read as Windows-1252, put back
 ** (core/cesumoji.h).
 **
-** A whole reading, as core/cjkmoji.c's: every character of the value is
+** A whole reading, as core/reencode.c's: every character of the value is
 ** encoded in Windows-1252 (its undefined bytes are the C1 controls of the
 ** same value, as WHATWG maps them), and those bytes must be UTF-8 but
 ** for at least one surrogate pair written as two three-byte sequences

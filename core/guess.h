@@ -46,7 +46,7 @@ int utf8_guess_score(const unsigned char *s, size_t n,
 ** that suits it best (its ASCII words included), in 1/4 bits: the figure
 ** utf8_guess_score() gives 'utf-8', without its prior. s should be
 ** well-formed; only its first 64 KiB are read. The mojibake reading of
-** CJK charsets (core/cjkmoji.c) weighs a value against its repair with it.
+** CJK charsets (core/reencode.c) weighs a value against its repair with it.
 */
 int32_t utf8_guess_text_cost(const unsigned char *s, size_t n);
 

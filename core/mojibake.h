@@ -24,12 +24,15 @@ typedef enum utf8_moji_charset {
   UTF8_MOJI_UTF32LE,
   UTF8_MOJI_UTF32BE,
   UTF8_MOJI_GB18030,      /* UTF-8 decoded as a CJK charset, undone whole */
-  UTF8_MOJI_SHIFT_JIS,    /* by core/cjkmoji.c (utf8_cjk_mojibake) */
+  UTF8_MOJI_SHIFT_JIS,    /* by core/reencode.c (utf8_cjk_mojibake) */
   UTF8_MOJI_BIG5,
   UTF8_MOJI_EUC_KR,
   UTF8_MOJI_CP1252_AS_LATIN1, /* Windows-1252 read as Latin-1 (core/c1moji.c) */
   UTF8_MOJI_CESU8_AS_CP1252,  /* CESU-8 read as Windows-1252 (core/cesumoji.c) */
-  UTF8_MOJI_CP1252_LOSSY      /* cp1252, undefined bytes lost (core/lossymoji.c) */
+  UTF8_MOJI_CP1252_LOSSY,     /* cp1252, undefined bytes lost (core/lossymoji.c) */
+  UTF8_MOJI_CP1257,           /* single-byte charsets beside the old engine's, */
+  UTF8_MOJI_ISO8859_2,        /* read whole by core/reencode.c */
+  UTF8_MOJI_CP437
 } utf8_moji_charset;
 
 /* The character of byte b (0-255) in charset cs; every byte has one (the

@@ -78,8 +78,8 @@ run_suite guess "$BUILD/test/guess_test"
 # (test/charsets_check.py; known differences in test/charsets_diffs.txt).
 # Their encoders, the inverse of each decoder, for every code point.
 run_suite charsets-encode "$BUILD/test/charsets_test" encode
-# UTF-8 decoded as a CJK charset, put back (core/cjkmoji.c).
-run_suite cjkmoji "$BUILD/test/cjkmoji_test"
+# UTF-8 decoded as a CJK charset, put back (core/reencode.c).
+run_suite reencode "$BUILD/test/reencode_test"
 # Windows-1252 read as Latin-1, CESU-8 read as Windows-1252, put back
 # (core/c1moji.c, core/cesumoji.c).
 run_suite readings "$BUILD/test/readings_test"

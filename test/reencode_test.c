@@ -1,21 +1,22 @@
 /*
-** test/cjkmoji_test.c - the CJK mojibake reading (core/cjkmoji.h), on
+** test/reencode_test.c - the CJK mojibake reading (core/reencode.h), on
 ** strings made from a fixed seed:
 **
 ** 1. phrases of real words (below) in Chinese, Japanese, Korean, Russian
 **    and German, their UTF-8 decoded strictly as each of gb18030,
 **    shift_jis, big5 and euc-kr: every one that the decoder reads without
 **    U+FFFD must come back exactly, named by its charset;
-** 2. the same phrases as they are: none changed;
+** 2. the same phrases as they are: none changed; and their UTF-8 read
+**    as IBM437 (utf8_sb_mojibake): every one must come back;
 ** 3. random well-formed text (CJK, kana, Hangul, Latin, Cyrillic,
 **    fullwidth forms and ASCII mixed): whatever the reading does, a
 **    result must be shorter, well-formed, and decode back to the input
 **    with the charset named (so that undoing is exact); and the cheap
 **    test must say "possible" for every value the reading changes.
 **
-** The last line is "cjkmoji: N passed, N failed".
+** The last line is "reencode: N passed, N failed".
 */
-#include "cjkmoji.h"
+#include "reencode.h"
 #include "charsets.h"
 #include "utf8.h"
 
@@ -109,6 +110,23 @@ int main(void){
       }
     }
   }
+  {
+    long nDos = 0, nDosBack = 0;
+    for(k=0; k<5000; k++){
+      size_t n = phrase(zPhrase), m, len = 0;
+      m = utf8_charset_decode((unsigned char*)zPhrase, n, UTF8_CS_IBM437, aMoji);
+      if( m==n ) continue;                                    /* ASCII */
+      nDos++;
+      if( utf8_sb_mojibake(aMoji, m, aOut, &len, aScratch)==UTF8_CS_IBM437
+       && len==n && memcmp(aOut, zPhrase, n)==0 ){
+        nDosBack++;
+      }else if( nDos-nDosBack<=5 ){
+        printf("not back (ibm437): %.*s\n", (int)n, zPhrase);
+      }
+    }
+    printf("ibm437: %ld misread, %ld back exactly\n", nDos, nDosBack);
+    if( nDos>1000 && nDosBack==nDos ) nPass++; else nFail++;
+  }
   printf("phrases: %ld misread strictly, %ld back exactly; %ld clean, %ld changed\n",
          nMoji, nBack, nClean, nCleanChanged);
   if( nMoji>1000 && nWrong==0 ) nPass++; else nFail++;
@@ -135,6 +153,6 @@ int main(void){
          nRandom, nRandomChanged, nRandomBad);
   if( nRandomBad==0 ) nPass++; else nFail++;
 
-  printf("cjkmoji: %d passed, %d failed\n", nPass, nFail);
+  printf("reencode: %d passed, %d failed\n", nPass, nFail);
   return nFail!=0;
 }

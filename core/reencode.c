@@ -1,13 +1,14 @@
 /*
-** core/cjkmoji.c - UTF-8 that was decoded as a CJK charset ("浣犲ソ" for
-** 你好: the UTF-8 bytes of 你好 read as GBK), put back (core/cjkmoji.h).
+** core/reencode.c - UTF-8 that was decoded as a CJK charset ("浣犲ソ" for
+** 你好: the UTF-8 bytes of 你好 read as GBK), or as IBM437 ("caf├⌐"),
+** put back by encoding it again (core/reencode.h).
 **
 ** A whole reading, priced by the model of real text (core/model.h): the
 ** value is encoded in the charset (exactly, every character; the encoder
 ** is the decoder's inverse), the bytes must be well-formed UTF-8 with a
 ** character of more than one byte, and decoding them again must give the
 ** value back (so that undoing is exact); then the text they make must
-** cost less than the value as it stands by CJK_MOJI_MARGIN. Of the four
+** cost less than the value as it stands by CJK_MOJI_MARGIN. Of the
 ** charsets, the one whose reading costs least wins.
 **
 ** Why the margin can be wide: a clean CJK text encoded in a CJK charset
@@ -16,7 +17,7 @@
 ** what it decodes to is a few stray characters, not text: see
 ** docs/mojibake.md's CJK section for the figures on the corpus.
 */
-#include "cjkmoji.h"
+#include "reencode.h"
 #include "charsets.h"
 #include "guess.h"
 #include "utf8.h"
@@ -112,36 +113,49 @@ static int has_cjk(const unsigned char *s, size_t n){
   return 0;
 }
 
-int utf8_cjk_mojibake_possible(const unsigned char *s, size_t n){
-  size_t j;
-  int m = 0;
-  if( n<4 || n>CJK_MOJI_MAX || !has_cjk(s, n) ) return 0;
-  for(j=0; j<sizeof(aCjk)/sizeof(aCjk[0]); j++){
-    if( encode_all(s, n, aCjk[j], 0) ) m |= 1<<j;
-  }
+/* How many characters of more than one byte well-formed b[0..k) has. */
+static int multi_chars(const unsigned char *b, size_t k){
+  size_t i;
+  int n = 0;
+  for(i=0; i<k; i++) n += b[i]>=0xC0;
+  return n;
+}
+
+/* A mask of the charsets of aCs[0..nCs) that encode s[0..n) as
+** encode_all() wants. */
+static int possible_of(const unsigned char *s, size_t n,
+                       const utf8_charset *aCs, int nCs){
+  int j, m = 0;
+  for(j=0; j<nCs; j++) if( encode_all(s, n, aCs[j], 0) ) m |= 1<<j;
   return m;
 }
 
-int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
+/*
+** The reading of s[0..n) by the charsets of mask m (of aCs): each one's
+** bytes must decode back to the value exactly (so that undoing is
+** exact), and the text they make must cost margin less than the value;
+** the cheapest of those wins (a tie: the first). Its charset, the text
+** in out[0..*pnOut); or -1.
+*/
+static int reading_of(const unsigned char *s, size_t n, const utf8_charset *aCs,
+                      int nCs, int m, int32_t margin, int minMulti, unsigned char *out,
                       size_t *pnOut, unsigned char *scratch){
   int32_t before = INT32_MIN, best = 0;
-  int bestCs = -1;
-  size_t j, bestLen = 0;
-  int mPossible = utf8_cjk_mojibake_possible(s, n);
-  if( mPossible==0 ) return -1;
-  for(j=0; j<sizeof(aCjk)/sizeof(aCjk[0]); j++){
+  int bestCs = -1, j;
+  size_t bestLen = 0;
+  for(j=0; j<nCs; j++){
     size_t k;
     int32_t after;
-    if( (mPossible>>j & 1)==0 ) continue;
-    k = encode_all(s, n, aCjk[j], scratch);
-    /* the bytes read back as the value: undone exactly */
-    if( utf8_charset_decode(scratch, k, aCjk[j], 0)!=n ) continue;
-    utf8_charset_decode(scratch, k, aCjk[j], scratch+k);
+    if( (m>>j & 1)==0 ) continue;
+    k = encode_all(s, n, aCs[j], scratch);
+    if( utf8_charset_decode(scratch, k, aCs[j], 0)!=n ) continue;
+    utf8_charset_decode(scratch, k, aCs[j], scratch+k);
     if( memcmp(scratch+k, s, n)!=0 ) continue;
+    if( multi_chars(scratch, k)<minMulti ) continue;
     if( before==INT32_MIN ) before = utf8_guess_text_cost(s, n);
     after = utf8_guess_text_cost(scratch, k);
-    if( before-after>=CJK_MOJI_MARGIN && (bestCs<0 || after<best) ){
-      bestCs = aCjk[j];
+    if( before-after>=margin && (bestCs<0 || after<best) ){
+      bestCs = aCs[j];
       best = after;
       bestLen = k;
       memcpy(out, scratch, k);
@@ -149,4 +163,40 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
   }
   if( bestCs>=0 ) *pnOut = bestLen;
   return bestCs;
+}
+
+#define N_CJK (int)(sizeof(aCjk)/sizeof(aCjk[0]))
+
+int utf8_cjk_mojibake_possible(const unsigned char *s, size_t n){
+  if( n<4 || n>CJK_MOJI_MAX || !has_cjk(s, n) ) return 0;
+  return possible_of(s, n, aCjk, N_CJK);
+}
+
+int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
+                      size_t *pnOut, unsigned char *scratch){
+  int m = utf8_cjk_mojibake_possible(s, n);
+  if( m==0 ) return -1;
+  return reading_of(s, n, aCjk, N_CJK, m, CJK_MOJI_MARGIN, 1, out, pnOut, scratch);
+}
+
+/* The single-byte charsets read here: those the old engine does not
+** know (core/mojibake.c has cp1252, Latin-1, cp1251, cp1250, MacRoman). */
+static const utf8_charset aSingle[] = {
+  UTF8_CS_IBM437,
+};
+#define N_SINGLE (int)(sizeof(aSingle)/sizeof(aSingle[0]))
+
+int utf8_sb_mojibake_possible(const unsigned char *s, size_t n){
+  size_t i;
+  if( n<2 || n>CJK_MOJI_MAX ) return 0;
+  for(i=0; i<n && s[i]<0x80; i++){}
+  if( i==n ) return 0;
+  return possible_of(s, n, aSingle, N_SINGLE);
+}
+
+int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
+                     size_t *pnOut, unsigned char *scratch){
+  int m = utf8_sb_mojibake_possible(s, n);
+  if( m==0 ) return -1;
+  return reading_of(s, n, aSingle, N_SINGLE, m, SB_MOJI_MARGIN, SB_MIN_MULTI, out, pnOut, scratch);
 }
