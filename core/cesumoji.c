@@ -22,7 +22,14 @@
 int utf8_cesu_mojibake_possible(const unsigned char *s, size_t n){
   size_t i;
   if( n<6 || n>CESU_MOJI_MAX ) return 0;
-  for(i=0; i+1<n; i++) if( s[i]==0xC3 && s[i+1]==0xAD ) return 1;   /* í */
+  /* í (C3 AD) then one of U+00A0 to U+00AF (C2 A0-AF), what ED and a
+  ** surrogate's second byte become: AD is the rarest of those bytes */
+  for(i=1; i+2<n; i++){
+    const unsigned char *p = memchr(s+i, 0xAD, n-2-i);
+    if( p==0 ) return 0;
+    i = (size_t)(p-s);
+    if( s[i-1]==0xC3 && s[i+1]==0xC2 && s[i+2]>=0xA0 && s[i+2]<=0xAF ) return 1;
+  }
   return 0;
 }
 

@@ -16,8 +16,9 @@
 /* Values longer than this are left alone (a whole reading is priced). */
 #define CESU_MOJI_MAX (64*1024)
 
-/* 0 when s[0..n) cannot be such a value (it has no í, which is what the
-** lead byte ED of a surrogate half becomes); the cheap test. */
+/* 0 when s[0..n) cannot be such a value (it has no í then one of U+00A0
+** to U+00AF, which is what ED and the second byte of a surrogate half
+** become); the cheap test. */
 int utf8_cesu_mojibake_possible(const unsigned char *s, size_t n);
 
 /*

@@ -23,8 +23,11 @@
 int utf8_lossy_mojibake_possible(const unsigned char *s, size_t n){
   size_t i;
   if( n<5 || n>LOSSY_MOJI_MAX ) return 0;
-  for(i=0; i+2<n; i++){
-    if( s[i]==0xEF && s[i+1]==0xBF && s[i+2]==0xBD ) return 1;
+  for(i=0; i+2<n; i++){                        /* U+FFFD is EF BF BD */
+    const unsigned char *p = memchr(s+i, 0xEF, n-2-i);
+    if( p==0 ) return 0;
+    i = (size_t)(p-s);
+    if( s[i+1]==0xBF && s[i+2]==0xBD ) return 1;
   }
   return 0;
 }

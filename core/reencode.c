@@ -22,6 +22,7 @@
 #include "guess.h"
 #include "utf8.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* The charsets tried, in order: a tie goes to the first. */
@@ -73,9 +74,17 @@ static size_t encode_all(const unsigned char *s, size_t n, utf8_charset cs,
   size_t i = 0, k = 0, j;
   int bMulti = 0;
   while( i<n ){
-    utf8_unit u = utf8_decode_unit(s+i, n-i);
+    utf8_unit u;
     unsigned char b[4];
     size_t m;
+    if( s[i]<0x80 ){                 /* ASCII is itself in every charset */
+      if( st.owed ) return 0;
+      if( out ) out[k] = s[i];
+      i++;
+      if( ++k>=n ) return 0;
+      continue;
+    }
+    u = utf8_decode_unit(s+i, n-i);
     if( u.reason!=UTF8_OK ) return 0;
     /* gb18030's decoder reads a lone 80 as €, which its encoder writes
     ** as A2 E3 and GBK's as 80: UTF-8's continuation byte 80 is what made
@@ -97,10 +106,17 @@ static size_t encode_all(const unsigned char *s, size_t n, utf8_charset cs,
 
 /* A CJK character is U+2E80 to U+9FFF, U+AC00 to U+D7A3, U+F900 to
 ** U+FFEF: what a CJK decoder makes of UTF-8's bytes, mostly. */
-/* 1 if s[0..n) has a CJK character. */
+/* 1 if s[0..n) has a CJK character. Eight bytes at a time are passed
+** over while none of them is E0 or above (its top three bits set): most
+** text that is not CJK has no such byte. */
 static int has_cjk(const unsigned char *s, size_t n){
-  size_t i;
-  for(i=0; i+2<n; i++){
+  size_t i = 0;
+  while( i+2<n ){
+    if( i+8<=n ){
+      uint64_t w;
+      memcpy(&w, s+i, 8);
+      if( (w & (w<<1) & (w<<2) & 0x8080808080808080ull)==0 ){ i += 8; continue; }
+    }
     if( s[i]>=0xE2 && s[i]<=0xEF ){
       uint32_t cp = (uint32_t)(s[i]&0x0F)<<12 | (uint32_t)(s[i+1]&0x3F)<<6
                   | (s[i+2]&0x3F);
@@ -109,6 +125,7 @@ static int has_cjk(const unsigned char *s, size_t n){
         return 1;
       }
     }
+    i++;
   }
   return 0;
 }
