@@ -227,13 +227,43 @@ static int whole_readings(const whole_reading *aR, int nR,
   return 0;
 }
 
+/*
+** One pass of utf8ext_unmojibake_buf() over z[0..n): the readings before
+** the old engine, the old engine, the readings after it; the first that
+** reads the value. How many misreadings it undid (the old engine may
+** undo several), 0, or -SQLITE_NOMEM.
+*/
+static int one_pass(const unsigned char *z, sqlite3_int64 n,
+                    unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                    sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
+  size_t len = 0, wlen = 0;
+  int depth;
+  depth = whole_readings(aBefore, 2, z, n, paBuf, pnBuf, pnOut, pChain);
+  if( depth ) return depth;
+  if( utf8_moji_possible(z, (size_t)n) ){
+    /* undoing only shrinks the text: n bytes are enough */
+    if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
+    depth = utf8_unmojibake(z, (size_t)n, *paBuf, &len, pChain);
+    /* a result that is wide text ("H" NUL "i" NUL then "Ã©") would be
+    ** decoded by a second call: not settled, nothing is done */
+    if( depth && utf8_moji_wide(*paBuf, len, 0, &wlen)!=UTF8_MOJI_COUNT ) return 0;
+    if( depth ){
+      *pnOut = (sqlite3_int64)len;
+      return depth;
+    }
+  }
+  return whole_readings(aAfter, 3, z, n, paBuf, pnBuf, pnOut, pChain);
+}
+
 int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
                            unsigned char **paBuf, sqlite3_int64 *pnBuf,
                            sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
-  utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
+  utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH], more[UTF8_MOJI_MAX_DEPTH];
   utf8_moji_charset wide;
-  size_t len = 0, wlen = 0;
-  int depth, bNomem;
+  unsigned char *aTmp = 0;
+  sqlite3_int64 nTmp = 0, nOut = 0, nNext = 0;
+  size_t len = 0;
+  int depth, d, bNomem, k;
   if( n<=0 ) return 0;
   if( pChain==0 ) pChain = chain;
   /* UTF-16 or UTF-32 without a BOM: decoded whole, ill-formed or not;
@@ -250,21 +280,30 @@ int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
     *pnOut = (sqlite3_int64)len;
     return 1;
   }
-  depth = whole_readings(aBefore, 2, z, n, paBuf, pnBuf, pnOut, pChain);
-  if( depth ) return depth;
-  if( utf8_moji_possible(z, (size_t)n) ){
-    /* undoing only shrinks the text: n bytes are enough */
-    if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
-    depth = utf8_unmojibake(z, (size_t)n, *paBuf, &len, pChain);
-    /* a result that is wide text ("H" NUL "i" NUL then "Ã©") would be
-    ** decoded by a second call: not settled, nothing is done */
-    if( depth && utf8_moji_wide(*paBuf, len, 0, &wlen)!=UTF8_MOJI_COUNT ) return 0;
-    if( depth ){
-      *pnOut = (sqlite3_int64)len;
-      return depth;
+  depth = one_pass(z, n, paBuf, pnBuf, &nOut, pChain);
+  /* and again on what it gave, until nothing reads it (a value misread
+  ** two ways: "Ã©" undone by the old engine, then its C1 controls read as
+  ** Windows-1252), so that a second call leaves the result alone */
+  while( depth>0 ){
+    d = one_pass(*paBuf, nOut, &aTmp, &nTmp, &nNext, more);
+    if( d<0 ){ depth = d; break; }
+    if( d==0 ) break;
+    if( depth+d>UTF8_MOJI_MAX_DEPTH ){
+      /* not settled: at the old engine's last pass what it undid stands
+      ** (utf8_repair reads it again and refuses: docs/mojibake.md, rule
+      ** 7), short of it nothing is done */
+      if( depth<UTF8_MOJI_MAX_DEPTH ) depth = 0;
+      break;
     }
+    for(k=0; k<d; k++) pChain[depth+k] = more[k];
+    depth += d;
+    if( buf_reserve(paBuf, pnBuf, nNext+1) ){ depth = -SQLITE_NOMEM; break; }
+    memcpy(*paBuf, aTmp, (size_t)nNext);
+    nOut = nNext;
   }
-  return whole_readings(aAfter, 3, z, n, paBuf, pnBuf, pnOut, pChain);
+  sqlite3_free(aTmp);
+  if( depth>0 ) *pnOut = nOut;
+  return depth;
 }
 
 int utf8ext_text_encoding(sqlite3 *db, int *peTextEnc){

@@ -352,7 +352,8 @@ static void check_scalars(sqlite3 *db, const fuzz_args *a, int asBlob){
   ** UTF-32 without a BOM (core/widetext.c), which it decodes whole when
   ** what it decodes to is settled (rule 7 of docs/mojibake.md: a second
   ** call leaves it alone, utf8_mojibake of it is NULL) and else leaves
-  ** as it is; else well-formed and never longer; utf8_mojibake is NULL
+  ** as it is; else well-formed and never longer (but by half: C1
+  ** controls read as Windows-1252); utf8_mojibake is NULL
   ** exactly when nothing changed. */
   run1(db, "SELECT utf8_unmojibake(?1)", a, asBlob, &r);
   if( r.rc!=SQLITE_ROW ) fail("utf8_unmojibake", r.zErr);
@@ -381,7 +382,9 @@ static void check_scalars(sqlite3 *db, const fuzz_args *a, int asBlob){
       free(d);
     }
     if( !wide && !valid && (r.n!=n || (n && memcmp(r.z, s, n))) ) fail("utf8_unmojibake(invalid) changed X", 0);
-    if( !wide && valid && (r.n>n || ref_first_error(r.z, r.n)!=r.n) ) fail("utf8_unmojibake output", 0);
+    /* undoing shrinks the text, but for Windows-1252 read as Latin-1,
+    ** whose C1 controls (2 bytes) become “ ” € (3): at most by half */
+    if( !wide && valid && (r.n>n+n/2 || ref_first_error(r.z, r.n)!=r.n) ) fail("utf8_unmojibake output", 0);
   }
   result_free(&r);
   run1(db, "SELECT (utf8_mojibake(?1) IS NULL)"
