@@ -162,18 +162,19 @@ typedef struct whole_reading {
   utf8_moji_charset (*xRead)(const unsigned char*, size_t, unsigned char*,
                              size_t*, unsigned char*);
   int nOut, nScratch;     /* out and scratch need n times these, plus 4 */
+  sqlite3_int64 nMin;     /* a stored value shorter is not read */
 } whole_reading;
 
 /* Before the old engine, which would undo the rest of such a value and
 ** leave an emoji's halves, or "Ã" before each U+FFFD; then after it. */
 static const whole_reading aBefore[] = {
-  { utf8_cesu_mojibake_possible, read_cesu, 1, 1 },
-  { utf8_lossy_mojibake_possible, read_lossy, 1, 2 },
+  { utf8_cesu_mojibake_possible, read_cesu, 1, 1, 0 },
+  { utf8_lossy_mojibake_possible, read_lossy, 1, 2, 0 },
 };
 static const whole_reading aAfter[] = {
-  { utf8_cjk_mojibake_possible, read_cjk, 1, 2 },
-  { utf8_sb_mojibake_possible, read_sb, 1, 2 },
-  { possible_c1, read_c1, 2, 0 },              /* “ (3 bytes) for C2 93 */
+  { utf8_cjk_mojibake_possible, read_cjk, 1, 2, MOJI_MIN_BYTES },
+  { utf8_sb_mojibake_possible, read_sb, 1, 2, MOJI_MIN_BYTES },
+  { possible_c1, read_c1, 2, 0, 0 },           /* “ (3 bytes) for C2 93 */
 };
 
 /*
@@ -195,7 +196,7 @@ static int whole_readings(const whole_reading *aR, int nR,
     sqlite3_uint64 nRoom = (sqlite3_uint64)r->nOut*(sqlite3_uint64)n + 4;
     utf8_moji_charset cs;
     int depth = 0, bNomem;
-    if( !r->xPossible(z, (size_t)n) ) continue;
+    if( n<r->nMin || !r->xPossible(z, (size_t)n) ) continue;
     if( buf_reserve(paBuf, pnBuf, (sqlite3_int64)nRoom) ) return -SQLITE_NOMEM;
     /* the scratch, then a second buffer for the text read again (the
     ** readings shrink the text, but the one of C1 controls, which may

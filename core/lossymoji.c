@@ -46,7 +46,7 @@ int utf8_lossy_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                         size_t *pnOut, unsigned char *scratch){
   unsigned char *b = scratch, *lost = scratch + n;
   size_t i = 0, k = 0, m = 0;
-  int nLost = 0;
+  int nLost = 0, nWhole = 0;
   if( !utf8_lossy_mojibake_possible(s, n) ) return 0;
   while( i<n ){
     utf8_unit u = utf8_decode_unit(s+i, n-i);
@@ -82,10 +82,13 @@ int utf8_lossy_mojibake(const unsigned char *s, size_t n, unsigned char *out,
       if( utf8_decode_unit(b+i, len).reason!=UTF8_OK ) return 0;
       memcpy(out+m, b+i, len);
       m += len;
+      nWhole++;
     }
     i += len;
   }
-  if( nLost==0 || m>=n ) return 0;
+  /* and a character read back whole beside the lost ones: "Ç" then
+  ** U+FFFD is as often a real Ç beside a byte utf8_fix replaced */
+  if( nLost==0 || nWhole==0 || m>=n ) return 0;
   if( utf8_guess_text_cost(s, n) - utf8_guess_text_cost(out, m)<LOSSY_MOJI_MARGIN ) return 0;
   *pnOut = m;
   return 1;

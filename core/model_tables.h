@@ -17,6 +17,8 @@
 #define UTF8_MODEL_SYM_HAN 23
 #define UTF8_MODEL_SYM_OTHER 27
 #define UTF8_MODEL_SYM_C1 4
+#define UTF8_MODEL_SYM_UNASSIGNED 7
+#define UTF8_MODEL_SYM_PUA 6
 
 extern const uint8_t utf8_model_block[256];
 extern const uint16_t utf8_model_page[UTF8_MODEL_NPAGE][256];

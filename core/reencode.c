@@ -21,6 +21,7 @@
 #include "charsets.h"
 #include "guess.h"
 #include "utf8.h"
+#include "model.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -105,7 +106,11 @@ static size_t encode_all(const unsigned char *s, size_t n, utf8_charset cs,
 }
 
 /* A CJK character is U+2E80 to U+9FFF, U+AC00 to U+D7A3, U+F900 to
-** U+FFEF: what a CJK decoder makes of UTF-8's bytes, mostly. */
+** U+FF60: what a CJK decoder makes of UTF-8's bytes, mostly. Halfwidth
+** katakana (U+FF61 to U+FF9F) alone are not enough: Shift_JIS makes them
+** of Latin text's UTF-8 ("ﾃｩ" for é), but they are also real Japanese
+** words whose pairs read as UTF-8 ("ﾗｼﾞｵ", radio), and the model cannot
+** tell the two apart. */
 /* 1 if s[0..n) has a CJK character. Eight bytes at a time are passed
 ** over while none of them is E0 or above (its top three bits set): most
 ** text that is not CJK has no such byte. */
@@ -121,7 +126,7 @@ static int has_cjk(const unsigned char *s, size_t n){
       uint32_t cp = (uint32_t)(s[i]&0x0F)<<12 | (uint32_t)(s[i+1]&0x3F)<<6
                   | (s[i+2]&0x3F);
       if( (cp>=0x2E80 && cp<=0x9FFF) || (cp>=0xAC00 && cp<=0xD7A3)
-       || (cp>=0xF900 && cp<=0xFFEF) ){
+       || (cp>=0xF900 && cp<=0xFF60) ){
         return 1;
       }
     }
@@ -130,11 +135,27 @@ static int has_cjk(const unsigned char *s, size_t n){
   return 0;
 }
 
-/* How many characters of more than one byte well-formed b[0..k) has. */
+/*
+** How many characters of more than one byte well-formed b[0..k) has, or
+** -1 if one is what no text holds: a code point Unicode has not assigned
+** or a private-use one (the model's classes of them, core/model.h), or
+** one of the planes past the third, unassigned but for tags. A
+** misreading undone gives back text; a reading that makes such a
+** character is no misreading undone ("ﾗｼﾞｵ", a real word, reads as
+** U+05FC U+07B5 under Shift_JIS).
+*/
 static int multi_chars(const unsigned char *b, size_t k){
-  size_t i;
+  size_t i = 0;
   int n = 0;
-  for(i=0; i<k; i++) n += b[i]>=0xC0;
+  while( i<k ){
+    utf8_unit u = utf8_decode_unit(b+i, k-i);
+    uint32_t cp = u.codepoint;
+    unsigned sym = utf8_model_entry(cp) & 0x3FFF;
+    if( sym==UTF8_MODEL_SYM_UNASSIGNED || sym==UTF8_MODEL_SYM_PUA
+     || (cp>=0x40000 && cp<0xE0000) || cp>=0xF0000 ) return -1;
+    n += cp>=0x80;
+    i += u.length;
+  }
   return n;
 }
 
@@ -155,7 +176,7 @@ static int possible_of(const unsigned char *s, size_t n,
 ** in out[0..*pnOut); or -1.
 */
 static int reading_of(const unsigned char *s, size_t n, const utf8_charset *aCs,
-                      int nCs, int m, int32_t margin, int minMulti, unsigned char *out,
+                      int nCs, int m, int32_t margin, unsigned char *out,
                       size_t *pnOut, unsigned char *scratch){
   int32_t before = INT32_MIN, best = 0;
   int bestCs = -1, j;
@@ -168,7 +189,9 @@ static int reading_of(const unsigned char *s, size_t n, const utf8_charset *aCs,
     if( utf8_charset_decode(scratch, k, aCs[j], 0)!=n ) continue;
     utf8_charset_decode(scratch, k, aCs[j], scratch+k);
     if( memcmp(scratch+k, s, n)!=0 ) continue;
-    if( multi_chars(scratch, k)<minMulti ) continue;
+    /* enough characters given back to be evidence: a short value's
+    ** reading is often a clean word's ("1克" is "1к" read as EUC-KR) */
+    if( multi_chars(scratch, k)<0 ) continue;
     if( before==INT32_MIN ) before = utf8_guess_text_cost(s, n);
     after = utf8_guess_text_cost(scratch, k);
     if( before-after>=margin && (bestCs<0 || after<best) ){
@@ -193,7 +216,7 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                       size_t *pnOut, unsigned char *scratch){
   int m = utf8_cjk_mojibake_possible(s, n);
   if( m==0 ) return -1;
-  return reading_of(s, n, aCjk, N_CJK, m, CJK_MOJI_MARGIN, 1, out, pnOut, scratch);
+  return reading_of(s, n, aCjk, N_CJK, m, CJK_MOJI_MARGIN, out, pnOut, scratch);
 }
 
 /* The single-byte charsets read here: those the old engine does not
@@ -215,5 +238,5 @@ int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                      size_t *pnOut, unsigned char *scratch){
   int m = utf8_sb_mojibake_possible(s, n);
   if( m==0 ) return -1;
-  return reading_of(s, n, aSingle, N_SINGLE, m, SB_MOJI_MARGIN, SB_MIN_MULTI, out, pnOut, scratch);
+  return reading_of(s, n, aSingle, N_SINGLE, m, SB_MOJI_MARGIN, out, pnOut, scratch);
 }

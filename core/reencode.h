@@ -14,6 +14,13 @@
 /* How much cheaper, in 1/4 bits, the repair must read than the value. */
 #define CJK_MOJI_MARGIN (10*4)
 
+/* Values shorter than this are not read (the caller's floor, for a
+** value as it is stored; a reading's result is read again at any length):
+** two characters or one beside ASCII are what a clean short value often
+** reads as ("专注" as "רע" under GB18030, "1克" as "1к" under EUC-KR,
+** "╔╗" as "ɻ" under IBM437). */
+#define MOJI_MIN_BYTES 13
+
 /* 0 when s[0..n) cannot be CJK mojibake: it has no CJK character (nor
 ** a halfwidth or fullwidth form), or no charset of the four encodes it
 ** into well-formed UTF-8 shorter than itself; else a mask of those that
@@ -39,7 +46,6 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 ** text: they wait for the engine of issue 37.)
 */
 #define SB_MOJI_MARGIN (10*4)
-#define SB_MIN_MULTI 1
 int utf8_sb_mojibake_possible(const unsigned char *s, size_t n);
 int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                      size_t *pnOut, unsigned char *scratch);

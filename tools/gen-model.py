@@ -529,7 +529,7 @@ def write(outdir, langs, classes, symbols, sym_cls, sym_cost, bigram, case_cost,
     h.append("#define UTF8_MODEL_NSCRIPT %d\n#define UTF8_MODEL_SCRIPT_LATIN %d\n"
              % (len(SCRIPTS), SCRIPTS.index("LATIN")))
     h.append("#define UTF8_MODEL_NLANG %d\n#define UTF8_MODEL_NLOCAL %d\n" % (len(langs), NLOCAL))
-    for name in ("EDGE", "FFFD", "HAN", "OTHER", "C1"):
+    for name in ("EDGE", "FFFD", "HAN", "OTHER", "C1", "UNASSIGNED", "PUA"):
         h.append("#define UTF8_MODEL_SYM_%s %d\n" % (name, sym_id[name]))
     h.append("\nextern const uint8_t utf8_model_block[256];\n"
              "extern const uint16_t utf8_model_page[UTF8_MODEL_NPAGE][256];\n"
