@@ -139,12 +139,8 @@ static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
 static utf8_moji_charset read_sb(const unsigned char *z, size_t n,
                                  unsigned char *out, size_t *pLen,
                                  unsigned char *scratch){
-  switch( utf8_sb_mojibake(z, n, out, pLen, scratch) ){
-    case UTF8_CS_WINDOWS_1257: return UTF8_MOJI_CP1257;
-    case UTF8_CS_ISO8859_2:    return UTF8_MOJI_ISO8859_2;
-    case UTF8_CS_IBM437:       return UTF8_MOJI_CP437;
-    default:                   return UTF8_MOJI_COUNT;
-  }
+  return utf8_sb_mojibake(z, n, out, pLen, scratch)==UTF8_CS_IBM437
+         ? UTF8_MOJI_CP437 : UTF8_MOJI_COUNT;
 }
 static utf8_moji_charset read_c1(const unsigned char *z, size_t n,
                                  unsigned char *out, size_t *pLen,
