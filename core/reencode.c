@@ -136,27 +136,24 @@ static int has_cjk(const unsigned char *s, size_t n){
 }
 
 /*
-** How many characters of more than one byte well-formed b[0..k) has, or
-** -1 if one is what no text holds: a code point Unicode has not assigned
-** or a private-use one (the model's classes of them, core/model.h), or
-** one of the planes past the third, unassigned but for tags. A
-** misreading undone gives back text; a reading that makes such a
-** character is no misreading undone ("ﾗｼﾞｵ", a real word, reads as
-** U+05FC U+07B5 under Shift_JIS).
+** 0 if well-formed b[0..k) has a character no text holds: a code point
+** Unicode has not assigned or a private-use one (the model's classes of
+** them, core/model.h), or one of the planes past the third, unassigned
+** but for tags; else 1. A misreading undone gives back text; a reading
+** that makes such a character is no misreading undone ("ﾗｼﾞｵ", a real
+** word, reads as U+05FC U+07B5 under Shift_JIS).
 */
-static int multi_chars(const unsigned char *b, size_t k){
+static int is_text(const unsigned char *b, size_t k){
   size_t i = 0;
-  int n = 0;
   while( i<k ){
     utf8_unit u = utf8_decode_unit(b+i, k-i);
     uint32_t cp = u.codepoint;
     unsigned sym = utf8_model_entry(cp) & 0x3FFF;
     if( sym==UTF8_MODEL_SYM_UNASSIGNED || sym==UTF8_MODEL_SYM_PUA
-     || (cp>=0x40000 && cp<0xE0000) || cp>=0xF0000 ) return -1;
-    n += cp>=0x80;
+     || (cp>=0x40000 && cp<0xE0000) || cp>=0xF0000 ) return 0;
     i += u.length;
   }
-  return n;
+  return 1;
 }
 
 /* A mask of the charsets of aCs[0..nCs) that encode s[0..n) as
@@ -189,9 +186,7 @@ static int reading_of(const unsigned char *s, size_t n, const utf8_charset *aCs,
     if( utf8_charset_decode(scratch, k, aCs[j], 0)!=n ) continue;
     utf8_charset_decode(scratch, k, aCs[j], scratch+k);
     if( memcmp(scratch+k, s, n)!=0 ) continue;
-    /* enough characters given back to be evidence: a short value's
-    ** reading is often a clean word's ("1克" is "1к" read as EUC-KR) */
-    if( multi_chars(scratch, k)<0 ) continue;
+    if( !is_text(scratch, k) ) continue;
     if( before==INT32_MIN ) before = utf8_guess_text_cost(s, n);
     after = utf8_guess_text_cost(scratch, k);
     if( before-after>=margin && (bestCs<0 || after<best) ){
