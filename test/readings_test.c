@@ -125,6 +125,7 @@ int main(void){
   long nLossyLeft = 0;
   int nPass = 0, nFail = 0, k;
   static unsigned char aWant[16384];
+  printf("seed %llu (fixed: the same strings every run)\n", (unsigned long long)rng);
   for(k=0; k<20000; k++){
     size_t n = text(aText), m, len = 0;
     nClean++;

@@ -93,6 +93,7 @@ int main(void){
   long nMoji = 0, nBack = 0, nWrong = 0, nClean = 0, nCleanChanged = 0, nHalf = 0;
   long nRandom = 0, nRandomChanged = 0, nRandomBad = 0;
   int nPass = 0, nFail = 0, k, j;
+  printf("seed %llu (fixed: the same strings every run)\n", (unsigned long long)rng);
 
   for(k=0; k<20000; k++){
     size_t n = phrase(zPhrase), m, len = 0;
