@@ -11,6 +11,7 @@
 #include "c1moji.h"
 #include "cesumoji.h"
 #include "lossymoji.h"
+#include "guess.h"
 
 #include <float.h>
 #include <stdio.h>
@@ -139,7 +140,22 @@ static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
 static utf8_moji_charset read_sb(const unsigned char *z, size_t n,
                                  unsigned char *out, size_t *pLen,
                                  unsigned char *scratch){
-  return utf8_sb_mojibake(z, n, out, pLen, scratch)==UTF8_CS_IBM437
+  switch( utf8_sb_mojibake(z, n, out, pLen, scratch) ){
+    case UTF8_CS_WINDOWS_1252: return UTF8_MOJI_CP1252;
+    case UTF8_CS_LATIN1:       return UTF8_MOJI_LATIN1;
+    case UTF8_CS_WINDOWS_1250: return UTF8_MOJI_CP1250;
+    case UTF8_CS_WINDOWS_1251: return UTF8_MOJI_CP1251;
+    case UTF8_CS_MACINTOSH:    return UTF8_MOJI_MACROMAN;
+    case UTF8_CS_WINDOWS_1257: return UTF8_MOJI_CP1257;
+    case UTF8_CS_ISO8859_2:    return UTF8_MOJI_ISO8859_2;
+    case UTF8_CS_IBM437:       return UTF8_MOJI_CP437;
+    default:                   return UTF8_MOJI_COUNT;
+  }
+}
+static utf8_moji_charset read_cp437(const unsigned char *z, size_t n,
+                                    unsigned char *out, size_t *pLen,
+                                    unsigned char *scratch){
+  return utf8_cp437_mojibake(z, n, out, pLen, scratch)==UTF8_CS_IBM437
          ? UTF8_MOJI_CP437 : UTF8_MOJI_COUNT;
 }
 static utf8_moji_charset read_c1(const unsigned char *z, size_t n,
@@ -162,14 +178,19 @@ typedef struct whole_reading {
 } whole_reading;
 
 /* Before the old engine, which would undo the rest of such a value and
-** leave an emoji's halves, or "Ã" before each U+FFFD; then after it. */
+** leave an emoji's halves, or "Ã" before each U+FFFD; against its
+** answer (core/reencode.h says when the whole reading wins); then after
+** it. */
 static const whole_reading aBefore[] = {
   { utf8_cesu_mojibake_possible, read_cesu, 1, 1, 0 },
   { utf8_lossy_mojibake_possible, read_lossy, 1, 2, 0 },
 };
+static const whole_reading aSb[] = {
+  { utf8_sb_mojibake_possible, read_sb, 1, 2, 0 },
+};
 static const whole_reading aAfter[] = {
   { utf8_cjk_mojibake_possible, read_cjk, 1, 2, MOJI_MIN_BYTES },
-  { utf8_sb_mojibake_possible, read_sb, 1, 2, MOJI_MIN_BYTES },
+  { utf8_cp437_mojibake_possible, read_cp437, 1, 2, MOJI_MIN_BYTES },
   { possible_c1, read_c1, 2, 0, 0 },           /* “ (3 bytes) for C2 93 */
 };
 
@@ -225,6 +246,43 @@ static int whole_readings(const whole_reading *aR, int nR,
 }
 
 /*
+** The old engine's answer for z[0..n), into *paBuf: how many misreadings
+** it undid, 0, or -SQLITE_NOMEM. A single-byte charset's whole reading
+** (aSb) replaces it when the model prices that text SB_MOJI_OVER_OLD
+** less: the old engine judges each run alone and may leave some misread.
+*/
+static int old_engine(const unsigned char *z, sqlite3_int64 n,
+                      unsigned char **paBuf, sqlite3_int64 *pnBuf,
+                      sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
+  utf8_moji_charset chain[UTF8_MOJI_MAX_DEPTH];
+  unsigned char *aWhole = 0;
+  sqlite3_int64 nWhole = 0, nBuf = 0;
+  size_t len = 0, wlen = 0;
+  int depth, d;
+  if( !utf8_moji_possible(z, (size_t)n) ) return 0;
+  /* undoing only shrinks the text: n bytes are enough */
+  if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
+  depth = utf8_unmojibake(z, (size_t)n, *paBuf, &len, pChain);
+  /* a result that is wide text ("H" NUL "i" NUL then "Ã©") would be
+  ** decoded by a second call: not settled, nothing is done */
+  if( depth==0 || utf8_moji_wide(*paBuf, len, 0, &wlen)!=UTF8_MOJI_COUNT ) return 0;
+  d = whole_readings(aSb, 1, z, n, &aWhole, &nBuf, &nWhole, chain);
+  /* the same text (most often) is not priced */
+  if( d>0 && ((size_t)nWhole!=len || memcmp(aWhole, *paBuf, len)!=0)
+   && utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
+                              SB_MOJI_OVER_OLD) ){
+    memcpy(*paBuf, aWhole, (size_t)nWhole);     /* shorter than z */
+    memcpy(pChain, chain, sizeof(chain[0])*(size_t)d);
+    len = (size_t)nWhole;
+    depth = d;
+  }
+  sqlite3_free(aWhole);
+  if( d<0 ) return d;
+  *pnOut = (sqlite3_int64)len;
+  return depth;
+}
+
+/*
 ** One pass of utf8ext_unmojibake_buf() over z[0..n): the readings before
 ** the old engine, the old engine, the readings after it; the first that
 ** reads the value. How many misreadings it undid (the old engine may
@@ -233,22 +291,10 @@ static int whole_readings(const whole_reading *aR, int nR,
 static int one_pass(const unsigned char *z, sqlite3_int64 n,
                     unsigned char **paBuf, sqlite3_int64 *pnBuf,
                     sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
-  size_t len = 0, wlen = 0;
-  int depth;
-  depth = whole_readings(aBefore, 2, z, n, paBuf, pnBuf, pnOut, pChain);
+  int depth = whole_readings(aBefore, 2, z, n, paBuf, pnBuf, pnOut, pChain);
   if( depth ) return depth;
-  if( utf8_moji_possible(z, (size_t)n) ){
-    /* undoing only shrinks the text: n bytes are enough */
-    if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
-    depth = utf8_unmojibake(z, (size_t)n, *paBuf, &len, pChain);
-    /* a result that is wide text ("H" NUL "i" NUL then "Ã©") would be
-    ** decoded by a second call: not settled, nothing is done */
-    if( depth && utf8_moji_wide(*paBuf, len, 0, &wlen)!=UTF8_MOJI_COUNT ) return 0;
-    if( depth ){
-      *pnOut = (sqlite3_int64)len;
-      return depth;
-    }
-  }
+  depth = old_engine(z, n, paBuf, pnBuf, pnOut, pChain);
+  if( depth ) return depth;
   return whole_readings(aAfter, 3, z, n, paBuf, pnBuf, pnOut, pChain);
 }
 

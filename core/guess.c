@@ -1114,6 +1114,39 @@ int32_t utf8_guess_text_cost(const unsigned char *s, size_t n){
   return stage_lang(&g, UTF8_GUESS_UTF8, INT32_MAX, 0) - aPrior[UTF8_GUESS_UTF8];
 }
 
+/* utf8_guess_text_cost() in each language, into aCost (UTF8_GUESS_OUT
+** where the language's model cannot read s); returns the cheapest's. */
+static int text_costs(const unsigned char *s, size_t n,
+                      int32_t aCost[UTF8_MODEL_NLANG]){
+  guess_ctx g;
+  int32_t score[UTF8_GUESS_N];
+  uint64_t hash[UTF8_GUESS_N];
+  uint8_t live = UTF8_GUESS_UTF8;
+  int lang, best = 0;
+  if( n>GUESS_MAX_BYTES ){                 /* its start, on a character */
+    n = GUESS_MAX_BYTES;
+    while( n>0 && (s[n]&0xC0)==0x80 ) n--;
+  }
+  ctx_init(&g, s, n, score, hash);
+  sort_languages(&g, &live, 1);
+  for(lang=0; lang<UTF8_MODEL_NLANG; lang++){
+    g.aByWord[0] = (uint8_t)lang;
+    g.nByWord = 1;
+    aCost[lang] = stage_lang(&g, UTF8_GUESS_UTF8, INT32_MAX, 0);
+    if( aCost[lang]!=UTF8_GUESS_OUT ) aCost[lang] -= aPrior[UTF8_GUESS_UTF8];
+    if( aCost[lang]<aCost[best] ) best = lang;
+  }
+  return best;
+}
+
+int utf8_guess_text_cheaper(const unsigned char *a, size_t na,
+                            const unsigned char *b, size_t nb, int32_t margin){
+  int32_t aA[UTF8_MODEL_NLANG], aB[UTF8_MODEL_NLANG];
+  int la = text_costs(a, na, aA), lb = text_costs(b, nb, aB);
+  return aA[la]!=UTF8_GUESS_OUT
+      && (int64_t)aA[la] + margin < aB[la] && (int64_t)aA[lb] + margin < aB[lb];
+}
+
 int utf8_guess_pick(const int32_t score[UTF8_GUESS_N],
                     const uint64_t hash[UTF8_GUESS_N]){
   int c, best = -1;

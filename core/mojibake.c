@@ -415,6 +415,8 @@ const char *utf8_moji_name(utf8_moji_charset cs){
     case UTF8_MOJI_CESU8_AS_CP1252: return "cesu8-as-cp1252";
     case UTF8_MOJI_CP1252_LOSSY: return "cp1252-lossy";
     case UTF8_MOJI_CP437: return "cp437";
+    case UTF8_MOJI_CP1257: return "cp1257";
+    case UTF8_MOJI_ISO8859_2: return "iso-8859-2";
     default: return "?";
   }
 }

@@ -30,7 +30,9 @@ typedef enum utf8_moji_charset {
   UTF8_MOJI_CP1252_AS_LATIN1, /* Windows-1252 read as Latin-1 (core/c1moji.c) */
   UTF8_MOJI_CESU8_AS_CP1252,  /* CESU-8 read as Windows-1252 (core/cesumoji.c) */
   UTF8_MOJI_CP1252_LOSSY,     /* cp1252, undefined bytes lost (core/lossymoji.c) */
-  UTF8_MOJI_CP437             /* IBM437, read whole by core/reencode.c */
+  UTF8_MOJI_CP437,            /* IBM437, read whole by core/reencode.c */
+  UTF8_MOJI_CP1257,           /* Windows-1257 (Baltic), the same */
+  UTF8_MOJI_ISO8859_2         /* ISO-8859-2 (Central European), the same */
 } utf8_moji_charset;
 
 /* The character of byte b (0-255) in charset cs; every byte has one (the

@@ -1,7 +1,7 @@
 /*
 ** core/reencode.c - UTF-8 that was decoded as a CJK charset ("浣犲ソ" for
-** 你好: the UTF-8 bytes of 你好 read as GBK), or as IBM437 ("caf├⌐"),
-** put back by encoding it again (core/reencode.h).
+** 你好: the UTF-8 bytes of 你好 read as GBK), or as a single-byte one
+** ("cafÃ©", "caf├⌐"), put back by encoding it again (core/reencode.h).
 **
 ** A whole reading, priced by the model of real text (core/model.h): the
 ** value is encoded in the charset (exactly, every character; the encoder
@@ -169,13 +169,15 @@ static int possible_of(const unsigned char *s, size_t n,
 ** The reading of s[0..n) by the charsets of mask m (of aCs): each one's
 ** bytes must decode back to the value exactly (so that undoing is
 ** exact), and the text they make must cost margin less than the value;
-** the cheapest of those wins (a tie: the first). Its charset, the text
-** in out[0..*pnOut); or -1.
+** the cheapest of those wins (a tie: the first), but only by margin over
+** any that makes other text ("ist Đ˝Đľ" is "ist не" as iso-8859-2 and
+** "ist но" as windows-1250: neither is taken). Its charset, the text in
+** out[0..*pnOut); or -1.
 */
 static int reading_of(const unsigned char *s, size_t n, const utf8_charset *aCs,
                       int nCs, int m, int32_t margin, unsigned char *out,
                       size_t *pnOut, unsigned char *scratch){
-  int32_t before = INT32_MIN, best = 0;
+  int32_t before = INT32_MIN, best = 0, runner = INT32_MAX;
   int bestCs = -1, j;
   size_t bestLen = 0;
   for(j=0; j<nCs; j++){
@@ -187,16 +189,22 @@ static int reading_of(const unsigned char *s, size_t n, const utf8_charset *aCs,
     utf8_charset_decode(scratch, k, aCs[j], scratch+k);
     if( memcmp(scratch+k, s, n)!=0 ) continue;
     if( !is_text(scratch, k) ) continue;
+    if( bestCs>=0 && k==bestLen && memcmp(out, scratch, k)==0 ) continue;
     if( before==INT32_MIN ) before = utf8_guess_text_cost(s, n);
     after = utf8_guess_text_cost(scratch, k);
-    if( before-after>=margin && (bestCs<0 || after<best) ){
+    if( before-after<margin ) continue;
+    if( bestCs<0 || after<best ){
+      if( bestCs>=0 ) runner = best;
       bestCs = aCs[j];
       best = after;
       bestLen = k;
       memcpy(out, scratch, k);
+    }else if( after<runner ){
+      runner = after;
     }
   }
-  if( bestCs>=0 ) *pnOut = bestLen;
+  if( bestCs<0 || (runner!=INT32_MAX && runner-best<margin) ) return -1;
+  *pnOut = bestLen;
   return bestCs;
 }
 
@@ -214,19 +222,31 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
   return reading_of(s, n, aCjk, N_CJK, m, CJK_MOJI_MARGIN, out, pnOut, scratch);
 }
 
-/* The single-byte charsets read here: those the old engine does not
-** know (core/mojibake.c has cp1252, Latin-1, cp1251, cp1250, MacRoman). */
+/* The single-byte charsets read whole, in order (a tie goes to the
+** first): the old engine's five (core/mojibake.h), then windows-1257,
+** iso-8859-2 and ibm437. The old engine does not know the last three;
+** ibm437 alone is also read where the old engine finds nothing. */
 static const utf8_charset aSingle[] = {
-  UTF8_CS_IBM437,
+  UTF8_CS_WINDOWS_1252, UTF8_CS_LATIN1, UTF8_CS_WINDOWS_1250,
+  UTF8_CS_WINDOWS_1251, UTF8_CS_MACINTOSH, UTF8_CS_WINDOWS_1257,
+  UTF8_CS_ISO8859_2, UTF8_CS_IBM437,
 };
 #define N_SINGLE (int)(sizeof(aSingle)/sizeof(aSingle[0]))
+static const utf8_charset aCp437[] = { UTF8_CS_IBM437 };
 
-int utf8_sb_mojibake_possible(const unsigned char *s, size_t n){
+/* The cheap test of the readings of aCs[0..nCs): a byte that is not
+** ASCII, then possible_of(). */
+static int sb_possible(const unsigned char *s, size_t n,
+                       const utf8_charset *aCs, int nCs){
   size_t i;
   if( n<2 || n>CJK_MOJI_MAX ) return 0;
   for(i=0; i<n && s[i]<0x80; i++){}
   if( i==n ) return 0;
-  return possible_of(s, n, aSingle, N_SINGLE);
+  return possible_of(s, n, aCs, nCs);
+}
+
+int utf8_sb_mojibake_possible(const unsigned char *s, size_t n){
+  return sb_possible(s, n, aSingle, N_SINGLE);
 }
 
 int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
@@ -234,4 +254,15 @@ int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
   int m = utf8_sb_mojibake_possible(s, n);
   if( m==0 ) return -1;
   return reading_of(s, n, aSingle, N_SINGLE, m, SB_MOJI_MARGIN, out, pnOut, scratch);
+}
+
+int utf8_cp437_mojibake_possible(const unsigned char *s, size_t n){
+  return sb_possible(s, n, aCp437, 1);
+}
+
+int utf8_cp437_mojibake(const unsigned char *s, size_t n, unsigned char *out,
+                        size_t *pnOut, unsigned char *scratch){
+  int m = utf8_cp437_mojibake_possible(s, n);
+  if( m==0 ) return -1;
+  return reading_of(s, n, aCp437, 1, m, SB_MOJI_MARGIN, out, pnOut, scratch);
 }
