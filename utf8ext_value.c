@@ -158,6 +158,16 @@ static utf8_moji_charset read_cp437(const unsigned char *z, size_t n,
   return utf8_cp437_mojibake(z, n, out, pLen, scratch)==UTF8_CS_IBM437
          ? UTF8_MOJI_CP437 : UTF8_MOJI_COUNT;
 }
+/* A whole reading by windows-1257 or iso-8859-2, which the old engine
+** does not know, asked where nothing else read the value: the reading of
+** all eight single-byte charsets, taken only when one of those two wins
+** (a value that windows-1250 reads alike is the old engine's to judge). */
+static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
+                                         unsigned char *out, size_t *pLen,
+                                         unsigned char *scratch){
+  utf8_moji_charset cs = read_sb(z, n, out, pLen, scratch);
+  return cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2 ? cs : UTF8_MOJI_COUNT;
+}
 static utf8_moji_charset read_c1(const unsigned char *z, size_t n,
                                  unsigned char *out, size_t *pLen,
                                  unsigned char *scratch){
@@ -192,6 +202,7 @@ static const whole_reading aAfter[] = {
   { utf8_cjk_mojibake_possible, read_cjk, 1, 2, MOJI_MIN_BYTES },
   { utf8_cp437_mojibake_possible, read_cp437, 1, 2, MOJI_MIN_BYTES },
   { possible_c1, read_c1, 2, 0, 0 },           /* “ (3 bytes) for C2 93 */
+  { utf8_sb_mojibake_possible, read_sb_unknown, 1, 2, 0 },
 };
 
 /*
@@ -295,7 +306,7 @@ static int one_pass(const unsigned char *z, sqlite3_int64 n,
   if( depth ) return depth;
   depth = old_engine(z, n, paBuf, pnBuf, pnOut, pChain);
   if( depth ) return depth;
-  return whole_readings(aAfter, 3, z, n, paBuf, pnBuf, pnOut, pChain);
+  return whole_readings(aAfter, 4, z, n, paBuf, pnBuf, pnOut, pChain);
 }
 
 int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
