@@ -256,11 +256,53 @@ static int whole_readings(const whole_reading *aR, int nR,
   return 0;
 }
 
+/* The charset of the old engine's misreading cs (one of its five). */
+static utf8_charset moji_charset(utf8_moji_charset cs){
+  switch( cs ){
+    case UTF8_MOJI_CP1252:   return UTF8_CS_WINDOWS_1252;
+    case UTF8_MOJI_LATIN1:   return UTF8_CS_LATIN1;
+    case UTF8_MOJI_CP1251:   return UTF8_CS_WINDOWS_1251;
+    case UTF8_MOJI_CP1250:   return UTF8_CS_WINDOWS_1250;
+    default:                 return UTF8_CS_MACINTOSH;
+  }
+}
+
+/*
+** 1 if a[0..na), misread again by chain[0..depth) (innermost first), is
+** z[0..n) exactly: the old engine undid every misread run of z, and its
+** answer is a whole reading too; 0 if not; -SQLITE_NOMEM.
+*/
+static int is_whole(const unsigned char *a, size_t na,
+                    const utf8_moji_charset *chain, int depth,
+                    const unsigned char *z, size_t n){
+  unsigned char *aCur = 0, *aNext;
+  size_t len = na;
+  int k, bWhole;
+  for(k=depth-1; k>=0; k--){
+    utf8_charset cs = moji_charset(chain[k]);
+    size_t m = utf8_charset_decode(aCur ? aCur : a, len, cs, 0);
+    if( m>n ){ sqlite3_free(aCur); return 0; }   /* longer than z: not z */
+    aNext = sqlite3_malloc64((sqlite3_uint64)m + 1);
+    if( aNext==0 ){ sqlite3_free(aCur); return -SQLITE_NOMEM; }
+    utf8_charset_decode(aCur ? aCur : a, len, cs, aNext);
+    sqlite3_free(aCur);
+    aCur = aNext;
+    len = m;
+  }
+  bWhole = len==n && memcmp(aCur, z, n)==0;
+  sqlite3_free(aCur);
+  return bWhole;
+}
+
 /*
 ** The old engine's answer for z[0..n), into *paBuf: how many misreadings
 ** it undid, 0, or -SQLITE_NOMEM. A single-byte charset's whole reading
-** (aSb) replaces it when the model prices that text SB_MOJI_OVER_OLD
-** less: the old engine judges each run alone and may leave some misread.
+** (aSb) replaces it where it makes other text and either the old
+** engine's answer is a whole reading too (it undid every misread run,
+** and the readings were weighed against each other: "sĂĽ" is "så" as
+** iso-8859-2 and "sü" as cp1250) or the model prices the whole reading's
+** text SB_MOJI_OVER_OLD less (the old engine judges each run alone and
+** may leave some misread).
 */
 static int old_engine(const unsigned char *z, sqlite3_int64 n,
                       unsigned char **paBuf, sqlite3_int64 *pnBuf,
@@ -269,7 +311,7 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
   unsigned char *aWhole = 0;
   sqlite3_int64 nWhole = 0, nBuf = 0;
   size_t len = 0, wlen = 0;
-  int depth, d;
+  int depth, d, bTake = 0;
   if( !utf8_moji_possible(z, (size_t)n) ) return 0;
   /* undoing only shrinks the text: n bytes are enough */
   if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
@@ -278,10 +320,15 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
   ** decoded by a second call: not settled, nothing is done */
   if( depth==0 || utf8_moji_wide(*paBuf, len, 0, &wlen)!=UTF8_MOJI_COUNT ) return 0;
   d = whole_readings(aSb, 1, z, n, &aWhole, &nBuf, &nWhole, chain);
-  /* the same text (most often) is not priced */
-  if( d>0 && ((size_t)nWhole!=len || memcmp(aWhole, *paBuf, len)!=0)
-   && utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
-                              SB_MOJI_OVER_OLD) ){
+  /* the same text (most often) is not weighed */
+  if( d>0 && ((size_t)nWhole!=len || memcmp(aWhole, *paBuf, len)!=0) ){
+    bTake = is_whole(*paBuf, len, pChain, depth, z, (size_t)n);
+    if( bTake==0 ){
+      bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
+                                      SB_MOJI_OVER_OLD);
+    }
+  }
+  if( bTake>0 ){
     memcpy(*paBuf, aWhole, (size_t)nWhole);     /* shorter than z */
     memcpy(pChain, chain, sizeof(chain[0])*(size_t)d);
     len = (size_t)nWhole;
@@ -289,6 +336,7 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
   }
   sqlite3_free(aWhole);
   if( d<0 ) return d;
+  if( bTake<0 ) return bTake;
   *pnOut = (sqlite3_int64)len;
   return depth;
 }
