@@ -39,21 +39,16 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 /*
 ** The same for UTF-8 read as a single-byte charset: windows-1252,
 ** latin1, windows-1250, windows-1251, macintosh, windows-1257,
-** iso-8859-2 or ibm437 ("cafÃ©", "caf├⌐" for café). The reading of every
-** misread character of the value at once, so it never leaves some runs
-** undone and others not. It stands against the old engine's answer
-** (core/mojibake.h), which judges each run alone: where the old engine
-** changes the value, the whole reading is taken instead when the model
-** prices its text SB_MOJI_OVER_OLD less than the old engine's, in the
-** language that suits either text best (utf8_guess_text_cheaper). Where
-** the old engine finds nothing, only ibm437's reading is asked
-** (utf8_cp437_mojibake, the old engine does not know it). Taking the
-** whole reading alone, as for CJK, gave back 99.8-100% of
-** test/mojibake_eval.py's single-byte rows, but changed the real half of
-** 139 of test/mojibake.test's values that mix real text the old engine's
-** rules keep ("PÄŤ" in Slovak, "230В" NBSP "5W") with a misread half:
-** the model cannot tell those pairs from mojibake. The figures for the
-** margin are in docs/mojibake.md.
+** iso-8859-2 or ibm437 ("cafÃ©", "caf├⌐" for café): every misread
+** character of the value at once, so it never leaves some runs undone
+** and others not. The caller weighs it against the old engine's answer
+** (core/mojibake.h), which judges each run alone: where that answer kept
+** part of the value, the whole reading needs SB_MOJI_OVER_OLD over it
+** (utf8_guess_text_cheaper), since for short pairs beside a misread half
+** ("PÄŤ" in Slovak, "230В" NBSP "5W") the model cannot tell real text
+** from mojibake and the old engine's rules can; docs/mojibake.md has the
+** figures. utf8_cp437_mojibake is ibm437's reading alone, asked where
+** the old engine finds nothing (it does not know ibm437).
 */
 #define SB_MOJI_MARGIN (10*4)
 #define SB_MOJI_OVER_OLD (60*4)
