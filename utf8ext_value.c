@@ -167,11 +167,24 @@ static utf8_moji_charset read_cp437(const unsigned char *z, size_t n,
 ** the old engine's rules keep, MacRoman's 6, windows-1252's 12 and
 ** windows-1251's 47, such as "1707,43 KÄŤ" and "ГІД" NBSP beside misread
 ** text; latin1's none). */
+/* 1 if UTF-8 z[0..n) has a C1 control (U+0080..U+009F, C2 80..C2 9F). */
+static int has_c1(const unsigned char *z, size_t n){
+  const unsigned char *p = z, *e = z + n;
+  while( (p = memchr(p, 0xC2, (size_t)(e-p)))!=0 && p+1<e ){
+    if( p[1]>=0x80 && p[1]<=0x9F ) return 1;
+    p++;
+  }
+  return 0;
+}
+
 static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
                                          unsigned char *out, size_t *pLen,
                                          unsigned char *scratch){
   utf8_moji_charset cs = read_sb(z, n, out, pLen, scratch);
-  return cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2 || cs==UTF8_MOJI_LATIN1
+  if( cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2 || cs==UTF8_MOJI_LATIN1 ){
+    return cs;
+  }
+  return cs!=UTF8_MOJI_COUNT && has_c1(z, n) && !has_c1(out, *pLen)
          ? cs : UTF8_MOJI_COUNT;
 }
 static utf8_moji_charset read_c1(const unsigned char *z, size_t n,
@@ -326,8 +339,10 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
   ** decoded by a second call: not settled, nothing is done */
   if( depth==0 || utf8_moji_wide(*paBuf, len, 0, &wlen)!=UTF8_MOJI_COUNT ) return 0;
   d = whole_readings(aSb, 1, z, n, &aWhole, &nBuf, &nWhole, chain);
-  /* the same text (most often) is not weighed */
-  if( d>0 && ((size_t)nWhole!=len || memcmp(aWhole, *paBuf, len)!=0) ){
+  /* the same text (most often) is not weighed, nor text with a C1
+  ** control (a reading that ends in one has not found the text) */
+  if( d>0 && ((size_t)nWhole!=len || memcmp(aWhole, *paBuf, len)!=0)
+   && !has_c1(aWhole, (size_t)nWhole) ){
     bTake = is_whole(*paBuf, len, pChain, depth, z, (size_t)n);
     if( bTake==0 ){
       bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
