@@ -158,15 +158,6 @@ static utf8_moji_charset read_cp437(const unsigned char *z, size_t n,
   return utf8_cp437_mojibake(z, n, out, pLen, scratch)==UTF8_CS_IBM437
          ? UTF8_MOJI_CP437 : UTF8_MOJI_COUNT;
 }
-/* A whole reading by windows-1257 or iso-8859-2, which the old engine
-** does not know, or by latin1 (text whose C1 controls windows-1252 cannot
-** encode), asked where nothing else read the value: the reading of all
-** eight single-byte charsets, taken only when one of those three wins (a
-** value that windows-1250 reads alike is the old engine's to judge: taken
-** alone, windows-1250's reading changed 4 of test/mojibake.test's values
-** the old engine's rules keep, MacRoman's 6, windows-1252's 12 and
-** windows-1251's 47, such as "1707,43 KÄŤ" and "ГІД" NBSP beside misread
-** text; latin1's none). */
 /* 1 if UTF-8 z[0..n) has a C1 control (U+0080..U+009F, C2 80..C2 9F). */
 static int has_c1(const unsigned char *z, size_t n){
   const unsigned char *p = z, *e = z + n;
@@ -177,6 +168,18 @@ static int has_c1(const unsigned char *z, size_t n){
   return 0;
 }
 
+/* The whole reading asked where nothing else read the value: the reading
+** of all eight single-byte charsets, taken when windows-1257 or
+** iso-8859-2 (which the old engine does not know) or latin1 (text whose
+** C1 controls windows-1252 cannot encode) wins; when macintosh wins on a
+** value of MOJI_MIN_BYTES or more (Arabic, Thai, Hebrew read as MacRoman,
+** which the old engine leaves); and when the value holds a C1 control
+** and its reading none (a C1 control is no text). Other values that
+** windows-1250, -1251 or -1252 read alike are the old engine's to judge:
+** taken alone, windows-1250's reading changed 4 of test/mojibake.test's
+** values the old engine's rules keep ("1707,43 KÄŤ"), windows-1252's 12,
+** windows-1251's 47 ("ГІД" NBSP glued to misread Russian); MacRoman's
+** 6, all shorter than MOJI_MIN_BYTES; latin1's none. */
 static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
                                          unsigned char *out, size_t *pLen,
                                          unsigned char *scratch){
@@ -184,6 +187,7 @@ static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
   if( cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2 || cs==UTF8_MOJI_LATIN1 ){
     return cs;
   }
+  if( cs==UTF8_MOJI_MACROMAN && n>=MOJI_MIN_BYTES ) return cs;
   return cs!=UTF8_MOJI_COUNT && has_c1(z, n) && !has_c1(out, *pLen)
          ? cs : UTF8_MOJI_COUNT;
 }
