@@ -990,7 +990,8 @@ static void priced_add(guess_ctx *g, int c, int lang, int32_t x, int32_t limit){
 ** words included. A language stops early once it cannot beat both c's
 ** best so far and the best candidate's cost (bestCost) plus cap.
 */
-static int32_t stage_lang(guess_ctx *g, int c, int32_t bestCost, int32_t cap){
+static int32_t stage_lang(guess_ctx *g, int c, int32_t bestCost, int32_t cap,
+                          int *pLang){
   uint8_t aLang[UTF8_MODEL_NLANG];
   int nLang = languages(g, utf8_model_charset_langs[c], aLang), i, bRec = -1;
   int32_t v = UTF8_GUESS_OUT;
@@ -1010,7 +1011,10 @@ static int32_t stage_lang(guess_ctx *g, int c, int32_t bestCost, int32_t cap){
     }
     if( x==UTF8_GUESS_OUT ) break;          /* the charset cannot read it */
     x += g->aWord[lang];
-    if( x<v ) v = x;
+    if( x<v ){
+      v = x;
+      if( pLang ) *pLang = lang;
+    }
   }
   return v;
 }
@@ -1094,15 +1098,22 @@ static int score_to(const unsigned char *s, size_t n, int32_t cap,
   bestCost = INT32_MAX;
   for(k=0; k<nLive; k++){
     int c = aLive[k];
-    score[c] = stage_lang(&g, c, bestCost, cap);
+    score[c] = stage_lang(&g, c, bestCost, cap, 0);
     if( score[c]<bestCost ){ bestCost = score[c]; best = c; }
   }
   return best;
 }
 
-int32_t utf8_guess_text_cost(const unsigned char *s, size_t n){
+/*
+** What the model says UTF-8 s[0..n) costs (without UTF-8's prior): in
+** the language that suits it best when lang is -1 (that language into
+** *pLang when pLang is not NULL), else in lang alone. Only its first 64
+** KiB are read.
+*/
+static int32_t text_cost(const unsigned char *s, size_t n, int lang,
+                         int *pLang){
   guess_ctx g;
-  int32_t score[UTF8_GUESS_N];
+  int32_t score[UTF8_GUESS_N], x;
   uint64_t hash[UTF8_GUESS_N];
   uint8_t live = UTF8_GUESS_UTF8;
   if( n>GUESS_MAX_BYTES ){                 /* its start, on a character */
@@ -1111,40 +1122,34 @@ int32_t utf8_guess_text_cost(const unsigned char *s, size_t n){
   }
   ctx_init(&g, s, n, score, hash);
   sort_languages(&g, &live, 1);
-  return stage_lang(&g, UTF8_GUESS_UTF8, INT32_MAX, 0) - aPrior[UTF8_GUESS_UTF8];
-}
-
-/* utf8_guess_text_cost() in each language, into aCost (UTF8_GUESS_OUT
-** where the language's model cannot read s); returns the cheapest's. */
-static int text_costs(const unsigned char *s, size_t n,
-                      int32_t aCost[UTF8_MODEL_NLANG]){
-  guess_ctx g;
-  int32_t score[UTF8_GUESS_N];
-  uint64_t hash[UTF8_GUESS_N];
-  uint8_t live = UTF8_GUESS_UTF8;
-  int lang, best = 0;
-  if( n>GUESS_MAX_BYTES ){                 /* its start, on a character */
-    n = GUESS_MAX_BYTES;
-    while( n>0 && (s[n]&0xC0)==0x80 ) n--;
-  }
-  ctx_init(&g, s, n, score, hash);
-  sort_languages(&g, &live, 1);
-  for(lang=0; lang<UTF8_MODEL_NLANG; lang++){
+  if( lang>=0 ){
     g.aByWord[0] = (uint8_t)lang;
     g.nByWord = 1;
-    aCost[lang] = stage_lang(&g, UTF8_GUESS_UTF8, INT32_MAX, 0);
-    if( aCost[lang]!=UTF8_GUESS_OUT ) aCost[lang] -= aPrior[UTF8_GUESS_UTF8];
-    if( aCost[lang]<aCost[best] ) best = lang;
   }
-  return best;
+  x = stage_lang(&g, UTF8_GUESS_UTF8, INT32_MAX, 0, pLang);
+  return x==UTF8_GUESS_OUT ? x : x - aPrior[UTF8_GUESS_UTF8];
+}
+
+int32_t utf8_guess_text_cost(const unsigned char *s, size_t n){
+  return text_cost(s, n, -1, 0);
 }
 
 int utf8_guess_text_cheaper(const unsigned char *a, size_t na,
                             const unsigned char *b, size_t nb, int32_t margin){
-  int32_t aA[UTF8_MODEL_NLANG], aB[UTF8_MODEL_NLANG];
-  int la = text_costs(a, na, aA), lb = text_costs(b, nb, aB);
-  return aA[la]!=UTF8_GUESS_OUT
-      && (int64_t)aA[la] + margin < aB[la] && (int64_t)aA[lb] + margin < aB[lb];
+  int la = 0, lb = 0;
+  int32_t aBest = text_cost(a, na, -1, &la), bBest = text_cost(b, nb, -1, &lb);
+  int32_t aInB, bInA;
+  if( aBest==UTF8_GUESS_OUT ) return 0;
+  /* in a's language: b can cost no less there than its best */
+  if( bBest!=UTF8_GUESS_OUT && (int64_t)aBest + margin >= bBest && la!=lb ){
+    bInA = text_cost(b, nb, la, 0);
+    if( (int64_t)aBest + margin >= bInA ) return 0;
+  }else if( (int64_t)aBest + margin >= bBest ){
+    return 0;
+  }
+  /* in b's language */
+  aInB = la==lb ? aBest : text_cost(a, na, lb, 0);
+  return aInB!=UTF8_GUESS_OUT && (int64_t)aInB + margin < bBest;
 }
 
 int utf8_guess_pick(const int32_t score[UTF8_GUESS_N],
