@@ -107,15 +107,18 @@ static size_t encode_all(const unsigned char *s, size_t n, utf8_charset cs,
 
 /* A CJK character is U+2E80 to U+9FFF, U+AC00 to U+D7A3, U+F900 to
 ** U+FF60: what a CJK decoder makes of UTF-8's bytes, mostly. Halfwidth
-** katakana (U+FF61 to U+FF9F) alone are not enough: Shift_JIS makes them
-** of Latin text's UTF-8 ("ﾃｩ" for é), but they are also real Japanese
-** words whose pairs read as UTF-8 ("ﾗｼﾞｵ", radio), and the model cannot
-** tell the two apart. */
-/* 1 if s[0..n) has a CJK character. Eight bytes at a time are passed
-** over while none of them is E0 or above (its top three bits set): most
-** text that is not CJK has no such byte. */
+** katakana (U+FF61 to U+FF9F) are what Shift_JIS makes of Latin, Greek
+** and Cyrillic text's UTF-8 ("ﾃｩ" for é), but also real Japanese words,
+** some of whose pairs read as UTF-8 ("1ﾛｻﾝｼﾞｪﾙｽ", Los Angeles, as
+** "1ۻݼުٽ"): a value whose only CJK characters they are is read with
+** HW_MOJI_MARGIN (core/reencode.h).
+** 1 if s[0..n) has a CJK character, else 2 if it has a halfwidth
+** katakana, else 0. Eight bytes at a time are passed over while none of
+** them is E0 or above (its top three bits set): most text that is not
+** CJK has no such byte. */
 static int has_cjk(const unsigned char *s, size_t n){
   size_t i = 0;
+  int hw = 0;
   while( i+2<n ){
     if( i+8<=n ){
       uint64_t w;
@@ -129,10 +132,11 @@ static int has_cjk(const unsigned char *s, size_t n){
        || (cp>=0xF900 && cp<=0xFF60) ){
         return 1;
       }
+      if( cp>=0xFF61 && cp<=0xFF9F ) hw = 2;
     }
     i++;
   }
-  return 0;
+  return hw;
 }
 
 /*
@@ -219,7 +223,9 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                       size_t *pnOut, unsigned char *scratch){
   int m = utf8_cjk_mojibake_possible(s, n);
   if( m==0 ) return -1;
-  return reading_of(s, n, aCjk, N_CJK, m, CJK_MOJI_MARGIN, out, pnOut, scratch);
+  return reading_of(s, n, aCjk, N_CJK, m,
+                    has_cjk(s, n)==2 ? HW_MOJI_MARGIN : CJK_MOJI_MARGIN,
+                    out, pnOut, scratch);
 }
 
 /* The single-byte charsets read whole, in order (a tie goes to the

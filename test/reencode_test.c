@@ -6,7 +6,8 @@
 **    and German, their UTF-8 decoded strictly as each of gb18030,
 **    shift_jis, big5 and euc-kr: every one that the decoder reads without
 **    U+FFFD must come back exactly, named by its charset (but those whose
-**    only CJK characters are halfwidth katakana, which are left alone);
+**    only CJK characters are halfwidth katakana, read at a wider margin:
+**    none may be read wrongly);
 ** 2. the same phrases as they are: none changed; their UTF-8 read as
 **    IBM437 (utf8_cp437_mojibake, the reading asked alone): every one
 **    must come back; and read as each single-byte charset of the whole
@@ -96,6 +97,7 @@ int main(void){
   static unsigned char aOut[4096*4], aScratch[4096*4*2+4], aMoji[4096*4], aBack[4096*4];
   char zPhrase[1024];
   long nMoji = 0, nBack = 0, nWrong = 0, nClean = 0, nCleanChanged = 0, nHalf = 0;
+  long nHalfBack = 0;
   long nRandom = 0, nRandomChanged = 0, nRandomBad = 0;
   int nPass = 0, nFail = 0, k, j;
   printf("seed %llu (fixed: the same strings every run)\n", (unsigned long long)rng);
@@ -119,11 +121,16 @@ int main(void){
         if( bLoss ) continue;                       /* not read strictly */
       }
       cs = utf8_cjk_mojibake(aMoji, m, aOut, &len, aScratch);
-      if( !utf8_cjk_mojibake_possible(aMoji, m) && !has_cjk_char(aMoji, m) ){
+      if( !has_cjk_char(aMoji, m) ){
         /* halfwidth katakana alone (Latin or Cyrillic read as
-        ** Shift_JIS): left alone by design, never read wrongly */
+        ** Shift_JIS): read at a wider margin, so a short one may be
+        ** left; never read wrongly */
         nHalf++;
-        if( cs>=0 ) nWrong++;
+        if( cs==(int)aCs[j] && len==n && memcmp(aOut, zPhrase, n)==0 ) nHalfBack++;
+        else if( cs>=0 && nWrong++<5 ){
+          printf("halfwidth read wrongly: %.*s -> %.*s\n", (int)n, zPhrase,
+                 (int)len, aOut);
+        }
         continue;
       }
       nMoji++;
@@ -189,10 +196,13 @@ int main(void){
            nSb, nSbBack, nSbWrong);
     if( nSb>8000 && nSbWrong==0 && nSbBack*100>=nSb*99 ) nPass++; else nFail++;
   }
-  printf("phrases: %ld misread strictly, %ld back exactly (and %ld of halfwidth "
-         "katakana alone, left alone); %ld clean, %ld changed\n",
-         nMoji, nBack, nHalf, nClean, nCleanChanged);
-  if( nMoji>1000 && nWrong==0 ) nPass++; else nFail++;
+  printf("phrases: %ld misread strictly, %ld back exactly; %ld of halfwidth "
+         "katakana alone, %ld back, none wrong: %s; %ld clean, %ld changed\n",
+         nMoji, nBack, nHalf, nHalfBack, nWrong ? "no" : "yes", nClean,
+         nCleanChanged);
+  /* more than half of the halfwidth ones come back (413 of 687 at the
+  ** margin of 100 bits; none did before it) */
+  if( nMoji>1000 && nWrong==0 && nHalfBack*2>nHalf ) nPass++; else nFail++;
   if( nCleanChanged==0 ) nPass++; else nFail++;
 
   for(k=0; k<200000; k++){
