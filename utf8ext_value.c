@@ -325,7 +325,8 @@ static int is_whole(const unsigned char *a, size_t na,
 ** and the readings were weighed against each other: "sĂĽ" is "så" as
 ** iso-8859-2 and "sü" as cp1250) or the model prices the whole reading's
 ** text SB_MOJI_OVER_OLD less (the old engine judges each run alone and
-** may leave some misread).
+** may leave some misread; SB_MOJI_OVER_OLD_C1 when z holds a C1 control,
+** which text never does: z is misread for sure).
 */
 static int old_engine(const unsigned char *z, sqlite3_int64 n,
                       unsigned char **paBuf, sqlite3_int64 *pnBuf,
@@ -350,7 +351,8 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
     bTake = is_whole(*paBuf, len, pChain, depth, z, (size_t)n);
     if( bTake==0 ){
       bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
-                                      SB_MOJI_OVER_OLD);
+                                      has_c1(z, (size_t)n) ? SB_MOJI_OVER_OLD_C1
+                                                           : SB_MOJI_OVER_OLD);
     }
   }
   if( bTake>0 ){
