@@ -169,27 +169,31 @@ static int has_c1(const unsigned char *z, size_t n){
 }
 
 /* The whole reading asked where nothing else read the value: the reading
-** of all eight single-byte charsets, taken when windows-1257 or
-** iso-8859-2 (which the old engine does not know) or latin1 (text whose
-** C1 controls windows-1252 cannot encode) wins; when macintosh wins on a
-** value of MOJI_MIN_BYTES or more (Arabic, Thai, Hebrew read as MacRoman,
-** which the old engine leaves); and when the value holds a C1 control
-** and its reading none (a C1 control is no text). Other values that
+** of all eight single-byte charsets, on a value of MOJI_MIN_BYTES or
+** more, taken when its text costs SB_ALONE_MARGIN less than the value
+** (core/reencode.h) and windows-1257 or iso-8859-2 (which the old engine
+** does not know), latin1 (text whose C1 controls windows-1252 cannot
+** encode) or macintosh (Arabic, Thai, Hebrew read as MacRoman, which the
+** old engine leaves) won, or the value holds a C1 control and its
+** reading none (a C1 control is no text). Other values that
 ** windows-1250, -1251 or -1252 read alike are the old engine's to judge:
 ** taken alone, windows-1250's reading changed 4 of test/mojibake.test's
 ** values the old engine's rules keep ("1707,43 KÄŤ"), windows-1252's 12,
-** windows-1251's 47 ("ГІД" NBSP glued to misread Russian); MacRoman's
-** 6, all shorter than MOJI_MIN_BYTES; latin1's none. */
+** windows-1251's 47 ("ГІД" NBSP glued to misread Russian). */
 static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
                                          unsigned char *out, size_t *pLen,
                                          unsigned char *scratch){
   utf8_moji_charset cs = read_sb(z, n, out, pLen, scratch);
-  if( cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2 || cs==UTF8_MOJI_LATIN1 ){
+  if( cs==UTF8_MOJI_COUNT || n<MOJI_MIN_BYTES ) return UTF8_MOJI_COUNT;
+  if( utf8_guess_text_cost(z, n) - utf8_guess_text_cost(out, *pLen)
+      < SB_ALONE_MARGIN ){
+    return UTF8_MOJI_COUNT;
+  }
+  if( cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2 || cs==UTF8_MOJI_LATIN1
+   || cs==UTF8_MOJI_MACROMAN ){
     return cs;
   }
-  if( cs==UTF8_MOJI_MACROMAN && n>=MOJI_MIN_BYTES ) return cs;
-  return cs!=UTF8_MOJI_COUNT && has_c1(z, n) && !has_c1(out, *pLen)
-         ? cs : UTF8_MOJI_COUNT;
+  return has_c1(z, n) && !has_c1(out, *pLen) ? cs : UTF8_MOJI_COUNT;
 }
 static utf8_moji_charset read_c1(const unsigned char *z, size_t n,
                                  unsigned char *out, size_t *pLen,
