@@ -126,21 +126,14 @@ static utf8_moji_charset read_lossy(const unsigned char *z, size_t n,
   return utf8_lossy_mojibake(z, n, out, pLen, scratch)
          ? UTF8_MOJI_CP1252_LOSSY : UTF8_MOJI_COUNT;
 }
-static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
-                                  unsigned char *out, size_t *pLen,
-                                  unsigned char *scratch){
-  switch( utf8_cjk_mojibake(z, n, out, pLen, scratch) ){
-    case UTF8_CS_GB18030:   return UTF8_MOJI_GB18030;
-    case UTF8_CS_SHIFT_JIS: return UTF8_MOJI_SHIFT_JIS;
-    case UTF8_CS_BIG5:      return UTF8_MOJI_BIG5;
-    case UTF8_CS_EUC_KR:    return UTF8_MOJI_EUC_KR;
-    default:                return UTF8_MOJI_COUNT;
-  }
-}
-static utf8_moji_charset read_sb(const unsigned char *z, size_t n,
-                                 unsigned char *out, size_t *pLen,
-                                 unsigned char *scratch){
-  switch( utf8_sb_mojibake(z, n, out, pLen, scratch) ){
+/* The misreading's name of the charset a whole reading returns (one of
+** core/reencode.c's), or UTF8_MOJI_COUNT for none (-1). */
+static utf8_moji_charset moji_of(int cs){
+  switch( cs ){
+    case UTF8_CS_GB18030:      return UTF8_MOJI_GB18030;
+    case UTF8_CS_SHIFT_JIS:    return UTF8_MOJI_SHIFT_JIS;
+    case UTF8_CS_BIG5:         return UTF8_MOJI_BIG5;
+    case UTF8_CS_EUC_KR:       return UTF8_MOJI_EUC_KR;
     case UTF8_CS_WINDOWS_1252: return UTF8_MOJI_CP1252;
     case UTF8_CS_LATIN1:       return UTF8_MOJI_LATIN1;
     case UTF8_CS_WINDOWS_1250: return UTF8_MOJI_CP1250;
@@ -152,11 +145,20 @@ static utf8_moji_charset read_sb(const unsigned char *z, size_t n,
     default:                   return UTF8_MOJI_COUNT;
   }
 }
+static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
+                                  unsigned char *out, size_t *pLen,
+                                  unsigned char *scratch){
+  return moji_of(utf8_cjk_mojibake(z, n, out, pLen, scratch));
+}
+static utf8_moji_charset read_sb(const unsigned char *z, size_t n,
+                                 unsigned char *out, size_t *pLen,
+                                 unsigned char *scratch){
+  return moji_of(utf8_sb_mojibake(z, n, out, pLen, scratch));
+}
 static utf8_moji_charset read_cp437(const unsigned char *z, size_t n,
                                     unsigned char *out, size_t *pLen,
                                     unsigned char *scratch){
-  return utf8_cp437_mojibake(z, n, out, pLen, scratch)==UTF8_CS_IBM437
-         ? UTF8_MOJI_CP437 : UTF8_MOJI_COUNT;
+  return moji_of(utf8_cp437_mojibake(z, n, out, pLen, scratch));
 }
 /* 1 if UTF-8 z[0..n) has a C1 control (U+0080..U+009F, C2 80..C2 9F). */
 static int has_c1(const unsigned char *z, size_t n){
