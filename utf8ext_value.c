@@ -349,6 +349,19 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
   /* a result that is wide text ("H" NUL "i" NUL then "Ã©") would be
   ** decoded by a second call: not settled, nothing is done */
   if( depth==0 || utf8_moji_wide(*paBuf, len, 0, &wlen)!=UTF8_MOJI_COUNT ) return 0;
+  /* most often every whole reading makes the old engine's answer, which
+  ** none reads again: that answer stands, and the model is not asked */
+  if( depth==1 && !utf8_sb_mojibake_possible(*paBuf, len) ){
+    unsigned char *aScratch = sqlite3_malloc64(2*(sqlite3_uint64)n + 4);
+    int bOnly;
+    if( aScratch==0 ) return -SQLITE_NOMEM;
+    bOnly = utf8_sb_mojibake_only(z, (size_t)n, *paBuf, len, aScratch);
+    sqlite3_free(aScratch);
+    if( bOnly ){
+      *pnOut = (sqlite3_int64)len;
+      return depth;
+    }
+  }
   d = whole_readings(aSb, 1, z, n, &aWhole, &nBuf, &nWhole, chain);
   /* the same text (most often) is not weighed, nor text with a C1
   ** control (a reading that ends in one has not found the text) */

@@ -262,6 +262,22 @@ int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
   return reading_of(s, n, aSingle, N_SINGLE, m, SB_MOJI_MARGIN, out, pnOut, scratch);
 }
 
+int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
+                          const unsigned char *t, size_t nt,
+                          unsigned char *scratch){
+  int m = utf8_sb_mojibake_possible(s, n), j;
+  for(j=0; j<N_SINGLE; j++){
+    size_t k;
+    if( (m>>j & 1)==0 ) continue;
+    k = encode_all(s, n, aSingle[j], scratch);
+    if( utf8_charset_decode(scratch, k, aSingle[j], 0)!=n ) continue;
+    utf8_charset_decode(scratch, k, aSingle[j], scratch+k);
+    if( memcmp(scratch+k, s, n)!=0 || !is_text(scratch, k) ) continue;
+    if( k!=nt || memcmp(scratch, t, nt)!=0 ) return 0;   /* other text */
+  }
+  return 1;
+}
+
 int utf8_cp437_mojibake_possible(const unsigned char *s, size_t n){
   return sb_possible(s, n, aCp437, 1);
 }

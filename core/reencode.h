@@ -86,6 +86,13 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 int utf8_sb_mojibake_possible(const unsigned char *s, size_t n);
 int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                      size_t *pnOut, unsigned char *scratch);
+/* 1 if every single-byte charset that reads s[0..n) whole (exactly, into
+** text: utf8_sb_mojibake's tests but the model's) makes t[0..nt), or none
+** reads it; else 0. No reading of s can then give other text, and the
+** model need not be asked. scratch needs room for 2n + 4 bytes. */
+int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
+                          const unsigned char *t, size_t nt,
+                          unsigned char *scratch);
 int utf8_cp437_mojibake_possible(const unsigned char *s, size_t n);
 int utf8_cp437_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                         size_t *pnOut, unsigned char *scratch);

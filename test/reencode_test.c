@@ -18,6 +18,7 @@
 **    with the charset named (so that undoing is exact); and the cheap
 **    test must say "possible" for every value the reading changes.
 **
+**    utf8_sb_mojibake_only() must agree with those readings;
 ** 4. utf8_guess_text_cheaper() on text and its misreading.
 **
 ** The last line is "reencode: N passed, N failed".
@@ -167,7 +168,7 @@ int main(void){
       UTF8_CS_WINDOWS_1251, UTF8_CS_MACINTOSH, UTF8_CS_WINDOWS_1257,
       UTF8_CS_ISO8859_2, UTF8_CS_IBM437,
     };
-    long nSb = 0, nSbBack = 0, nSbWrong = 0;
+    long nSb = 0, nSbBack = 0, nSbWrong = 0, nOnly = 0, nOnlyBad = 0;
     size_t j, i;
     int cs;
     for(k=0; k<2000; k++){
@@ -188,8 +189,22 @@ int main(void){
           printf("not back (%s): %.*s\n", utf8_charset_name(aSb[j]),
                  (int)n, zPhrase);
         }
+        /* utf8_sb_mojibake_only: where it says every reading makes the
+        ** phrase, the reading gives the phrase or nothing; and a reading
+        ** that gives the phrase is never "only" some other text */
+        if( utf8_sb_mojibake_only(aMoji, m, (unsigned char*)zPhrase, n, aScratch) ){
+          nOnly++;
+          if( cs>=0 && (len!=n || memcmp(aOut, zPhrase, n)!=0) ) nOnlyBad++;
+        }
+        if( cs>=0 && len==n && memcmp(aOut, zPhrase, n)==0
+         && utf8_sb_mojibake_only(aMoji, m, (const unsigned char*)"x", 1, aScratch) ){
+          nOnlyBad++;
+        }
       }
     }
+    printf("only: %ld misread phrases every reading makes the phrase of, "
+           "%ld inconsistent\n", nOnly, nOnlyBad);
+    if( nOnly>1000 && nOnlyBad==0 ) nPass++; else nFail++;
     /* a short phrase ("ungültig" as windows-1250's "ungĂĽltig") may
     ** not reach the margin and is left: at least 99% must come back */
     printf("single-byte: %ld misread, %ld back exactly, %ld wrong\n",
