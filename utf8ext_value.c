@@ -126,24 +126,34 @@ static utf8_moji_charset read_lossy(const unsigned char *z, size_t n,
   return utf8_lossy_mojibake(z, n, out, pLen, scratch)
          ? UTF8_MOJI_CP1252_LOSSY : UTF8_MOJI_COUNT;
 }
-/* The misreading's name of the charset a whole reading returns (one of
-** core/reencode.c's), or UTF8_MOJI_COUNT for none (-1). */
+/* The misreadings' names of the charsets core/reencode.c reads whole
+** (the old engine's five among them), both ways: moji_of(), moji_charset(). */
+static const struct { utf8_moji_charset moji; utf8_charset cs; } aMojiCs[] = {
+  { UTF8_MOJI_CP1252, UTF8_CS_WINDOWS_1252 }, { UTF8_MOJI_LATIN1, UTF8_CS_LATIN1 },
+  { UTF8_MOJI_CP1251, UTF8_CS_WINDOWS_1251 }, { UTF8_MOJI_CP1250, UTF8_CS_WINDOWS_1250 },
+  { UTF8_MOJI_MACROMAN, UTF8_CS_MACINTOSH },  { UTF8_MOJI_CP1257, UTF8_CS_WINDOWS_1257 },
+  { UTF8_MOJI_ISO8859_2, UTF8_CS_ISO8859_2 }, { UTF8_MOJI_CP437, UTF8_CS_IBM437 },
+  { UTF8_MOJI_GB18030, UTF8_CS_GB18030 },     { UTF8_MOJI_SHIFT_JIS, UTF8_CS_SHIFT_JIS },
+  { UTF8_MOJI_BIG5, UTF8_CS_BIG5 },           { UTF8_MOJI_EUC_KR, UTF8_CS_EUC_KR },
+};
+
+/* The misreading's name of the charset a whole reading returns, or
+** UTF8_MOJI_COUNT for none (-1). */
 static utf8_moji_charset moji_of(int cs){
-  switch( cs ){
-    case UTF8_CS_GB18030:      return UTF8_MOJI_GB18030;
-    case UTF8_CS_SHIFT_JIS:    return UTF8_MOJI_SHIFT_JIS;
-    case UTF8_CS_BIG5:         return UTF8_MOJI_BIG5;
-    case UTF8_CS_EUC_KR:       return UTF8_MOJI_EUC_KR;
-    case UTF8_CS_WINDOWS_1252: return UTF8_MOJI_CP1252;
-    case UTF8_CS_LATIN1:       return UTF8_MOJI_LATIN1;
-    case UTF8_CS_WINDOWS_1250: return UTF8_MOJI_CP1250;
-    case UTF8_CS_WINDOWS_1251: return UTF8_MOJI_CP1251;
-    case UTF8_CS_MACINTOSH:    return UTF8_MOJI_MACROMAN;
-    case UTF8_CS_WINDOWS_1257: return UTF8_MOJI_CP1257;
-    case UTF8_CS_ISO8859_2:    return UTF8_MOJI_ISO8859_2;
-    case UTF8_CS_IBM437:       return UTF8_MOJI_CP437;
-    default:                   return UTF8_MOJI_COUNT;
+  size_t i;
+  for(i=0; i<sizeof(aMojiCs)/sizeof(aMojiCs[0]); i++){
+    if( (int)aMojiCs[i].cs==cs ) return aMojiCs[i].moji;
   }
+  return UTF8_MOJI_COUNT;
+}
+
+/* The charset of misreading cs (one of the old engine's five). */
+static utf8_charset moji_charset(utf8_moji_charset cs){
+  size_t i;
+  for(i=0; i<sizeof(aMojiCs)/sizeof(aMojiCs[0]); i++){
+    if( aMojiCs[i].moji==cs ) return aMojiCs[i].cs;
+  }
+  return UTF8_CS_MACINTOSH;
 }
 static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
                                   unsigned char *out, size_t *pLen,
@@ -185,8 +195,10 @@ static int has_c1(const unsigned char *z, size_t n){
 static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
                                          unsigned char *out, size_t *pLen,
                                          unsigned char *scratch){
-  utf8_moji_charset cs = read_sb(z, n, out, pLen, scratch);
-  if( cs==UTF8_MOJI_COUNT || n<MOJI_MIN_BYTES ) return UTF8_MOJI_COUNT;
+  utf8_moji_charset cs;
+  if( n<MOJI_MIN_BYTES ) return UTF8_MOJI_COUNT;
+  cs = read_sb(z, n, out, pLen, scratch);
+  if( cs==UTF8_MOJI_COUNT ) return UTF8_MOJI_COUNT;
   if( utf8_guess_text_cost(z, n) - utf8_guess_text_cost(out, *pLen)
       < SB_ALONE_MARGIN ){
     return UTF8_MOJI_COUNT;
@@ -283,17 +295,6 @@ static int whole_readings(const whole_reading *aR, int nR,
     return depth;
   }
   return 0;
-}
-
-/* The charset of the old engine's misreading cs (one of its five). */
-static utf8_charset moji_charset(utf8_moji_charset cs){
-  switch( cs ){
-    case UTF8_MOJI_CP1252:   return UTF8_CS_WINDOWS_1252;
-    case UTF8_MOJI_LATIN1:   return UTF8_CS_LATIN1;
-    case UTF8_MOJI_CP1251:   return UTF8_CS_WINDOWS_1251;
-    case UTF8_MOJI_CP1250:   return UTF8_CS_WINDOWS_1250;
-    default:                 return UTF8_CS_MACINTOSH;
-  }
 }
 
 /*

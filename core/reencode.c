@@ -170,6 +170,20 @@ static int possible_of(const unsigned char *s, size_t n,
 }
 
 /*
+** s[0..n) encoded in cs (encode_all()) into scratch[0..k), when those
+** bytes decode back to s exactly (so that undoing is exact) and make
+** text (is_text()): k; else 0. scratch needs room for 2n + 4 bytes.
+*/
+static size_t exact_reading(const unsigned char *s, size_t n, utf8_charset cs,
+                            unsigned char *scratch){
+  size_t k = encode_all(s, n, cs, scratch);
+  if( utf8_charset_decode(scratch, k, cs, 0)!=n ) return 0;
+  utf8_charset_decode(scratch, k, cs, scratch+k);
+  if( memcmp(scratch+k, s, n)!=0 || !is_text(scratch, k) ) return 0;
+  return k;
+}
+
+/*
 ** The reading of s[0..n) by the charsets of mask m (of aCs): each one's
 ** bytes must decode back to the value exactly (so that undoing is
 ** exact), and the text they make must cost margin less than the value;
@@ -188,11 +202,8 @@ static int reading_of(const unsigned char *s, size_t n, const utf8_charset *aCs,
     size_t k;
     int32_t after;
     if( (m>>j & 1)==0 ) continue;
-    k = encode_all(s, n, aCs[j], scratch);
-    if( utf8_charset_decode(scratch, k, aCs[j], 0)!=n ) continue;
-    utf8_charset_decode(scratch, k, aCs[j], scratch+k);
-    if( memcmp(scratch+k, s, n)!=0 ) continue;
-    if( !is_text(scratch, k) ) continue;
+    k = exact_reading(s, n, aCs[j], scratch);
+    if( k==0 ) continue;
     if( bestCs>=0 && k==bestLen && memcmp(out, scratch, k)==0 ) continue;
     if( before==INT32_MIN ) before = utf8_guess_text_cost(s, n);
     after = utf8_guess_text_cost(scratch, k);
@@ -269,11 +280,8 @@ int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
   for(j=0; j<N_SINGLE; j++){
     size_t k;
     if( (m>>j & 1)==0 ) continue;
-    k = encode_all(s, n, aSingle[j], scratch);
-    if( utf8_charset_decode(scratch, k, aSingle[j], 0)!=n ) continue;
-    utf8_charset_decode(scratch, k, aSingle[j], scratch+k);
-    if( memcmp(scratch+k, s, n)!=0 || !is_text(scratch, k) ) continue;
-    if( k!=nt || memcmp(scratch, t, nt)!=0 ) return 0;   /* other text */
+    k = exact_reading(s, n, aSingle[j], scratch);
+    if( k && (k!=nt || memcmp(scratch, t, nt)!=0) ) return 0;   /* other text */
   }
   return 1;
 }
