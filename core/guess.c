@@ -121,14 +121,16 @@ typedef struct value_view {
   int nRun;                     /* runs in aStart/aEnd */
   int bMore;                    /* more runs after the last one kept */
   size_t aStart[MAX_RUNS], aEnd[MAX_RUNS];
+  uint8_t aGapLetter[MAX_RUNS]; /* 1 if the ASCII before the run has a letter */
   int nWord;                    /* words of word_cost() in aWordA/aWordB */
   size_t aWordA[WORD_LETTERS], aWordB[WORD_LETTERS];
   size_t lastLetter;            /* 1 + where the last ASCII letter is, or 0 */
   int32_t damage;               /* what an ill-formed unit costs as UTF-8 */
   int nHigh;                    /* the distinct bytes >= 0x80, ascending */
   uint8_t aHigh[128];
+  uint64_t mHigh[2];            /* the same as a set: bit b-0x80 */
   uint16_t aCount[128];         /* how often each occurs (at most 65535) */
-  uint32_t aAscii[128];         /* utf8_model_info() of its ASCII bytes */
+  const uint32_t *aAscii;       /* utf8_model_info() of each ASCII byte */
   const struct single_tables *pTab;  /* single_tables_get() */
 } value_view;
 
@@ -139,9 +141,7 @@ static int is_ascii_letter(unsigned char c){
 /*
 ** The distinct bytes of the value: those >= 0x80 into aHigh (what a
 ** single-byte charset's reading of it depends on) and how often each
-** comes into aCount (a reading's lower bound), what the model knows
-** of the ASCII ones into aAscii (each looked up once, however often the
-** candidates price it).
+** comes into aCount (a reading's lower bound).
 */
 static void distinct_bytes(value_view *v){
   uint64_t seen[4] = { 0, 0, 0, 0 };
@@ -154,13 +154,9 @@ static void distinct_bytes(value_view *v){
     seen[c>>6] |= (uint64_t)1<<(c&63);
     if( c>=0x80 ) cnt[c] += cnt[c]<0xFFFF;      /* a lower bound past it */
   }
-  for(b=0; b<2; b++){
-    for(; seen[b]; seen[b] &= seen[b]-1){
-      int c = 64*b + __builtin_ctzll(seen[b]);
-      v->aAscii[c] = utf8_model_info((uint32_t)c);
-    }
-  }
   v->nHigh = 0;
+  v->mHigh[0] = seen[2];
+  v->mHigh[1] = seen[3];
   for(b=2; b<4; b++){
     for(; seen[b]; seen[b] &= seen[b]-1){
       int c = 64*b + __builtin_ctzll(seen[b]);
@@ -168,6 +164,12 @@ static void distinct_bytes(value_view *v){
       v->aHigh[v->nHigh++] = (uint8_t)c;
     }
   }
+}
+
+/* 1 if s[from..to) has an ASCII letter. */
+static int has_letter(const unsigned char *s, size_t from, size_t to){
+  for(; from<to; from++) if( is_ascii_letter(s[from]) ) return 1;
+  return 0;
 }
 
 static void view_init(value_view *v, const unsigned char *s, size_t n){
@@ -186,6 +188,7 @@ static void view_init(value_view *v, const unsigned char *s, size_t n){
     if( s[i]<0x80 ){ i++; continue; }
     if( v->nRun==MAX_RUNS ){ v->bMore = 1; break; }
     v->aStart[v->nRun] = i;
+    v->aGapLetter[v->nRun] = (uint8_t)has_letter(s, v->nRun ? v->aEnd[v->nRun-1] : 0, i);
     while( i<n && s[i]>=0x80 ){
       /* a lead byte and a continuation byte may begin a well-formed
       ** character; most legacy text never has the pair */
@@ -274,7 +277,7 @@ static void add(reading *r, uint32_t cp){
 }
 
 /* utf8_model_info() of byte b of the value read as a code point: of an
-** ASCII byte, looked up once per value. (A walk that stops early may take
+** ASCII byte, from a table made once. (A walk that stops early may take
 ** the byte after a run's last character as if ASCII: that byte too.) */
 static uint32_t byte_info(const value_view *v, unsigned char b){
   return b<0x80 ? v->aAscii[b] : utf8_model_info(b);
@@ -315,12 +318,6 @@ static void ascii(reading *r, const value_view *v, size_t from, size_t to,
     r->prev.script = UTF8_MODEL_SCRIPT_LATIN;       /* alike in all */
   }
   ascii_last(&r->prev, v, from, to);
-}
-
-/* 1 if s[from..to) has an ASCII letter. */
-static int has_letter(const unsigned char *s, size_t from, size_t to){
-  for(; from<to; from++) if( is_ascii_letter(s[from]) ) return 1;
-  return 0;
 }
 
 /*
@@ -376,8 +373,8 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
         i++;
         if( cp[0]==0xFFFD ) return UTF8_GUESS_OUT;
       }else if( c==UTF8_GUESS_UTF8 ){
-        utf8_unit u;
-        size_t k = utf8_variant(s+i, n-i, cp);
+        utf8_unit u = utf8_decode_unit(s+i, n-i);
+        size_t k = u.reason==UTF8_OK ? 0 : utf8_variant(s+i, n-i, cp);
         if( k ){
           /* UTF-8 in shape, not in value (Java's C0 80, Oracle's
           ** CESU-8 surrogates, past U+10FFFF): UTF-8 text all the same,
@@ -388,7 +385,6 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
           if( cp[0] ) add(&r, cp[0]);
           continue;
         }
-        u = utf8_decode_unit(s+i, n-i);
         i += u.length;
         if( u.reason!=UTF8_OK ){
           r.hash = (r.hash ^ 0xFFFD) * 0x100000001B3ull;
@@ -419,7 +415,9 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
       }
       add(&r, cp[0]);
       if( cp[1] ) add(&r, cp[1]);
-      if( lang>=0 && r.cost>limit ) return r.cost;   /* cut short: out of it */
+      /* cut short: out of it (a cost only grows, but for UTF-8's cut at
+      ** the end, which the pooled walk waits for) */
+      if( (lang>=0 || c!=UTF8_GUESS_UTF8) && r.cost>limit ) return r.cost;
     }
     while( lang>=0 && i<n && is_ascii_letter(s[i]) ) add(&r, s[i++]);  /* ... and after */
     pos = i;
@@ -442,8 +440,11 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
 ** millisecond).
 */
 typedef struct single_tables {
+  uint32_t aAscii[128];         /* and what it knows of each ASCII byte */
   uint32_t aInfo[UTF8_CS_FIRST_MULTI][128];
   uint16_t aBound[UTF8_CS_FIRST_MULTI][128];
+  uint64_t aNone[UTF8_CS_FIRST_MULTI][2];   /* the bytes it has no character for */
+  uint64_t aDiff[UTF8_CS_FIRST_MULTI][UTF8_CS_FIRST_MULTI][2];  /* read apart */
 } single_tables;
 static single_tables singleTables;
 static atomic_int singleState;          /* 0 none, 1 being made, 2 made */
@@ -483,12 +484,26 @@ static void single_tables_make(void){
       if( x<aMin[b] ) aMin[b] = x;
     }
   }
+  for(b=0; b<128; b++) singleTables.aAscii[b] = utf8_model_info(b);
   for(c=0; c<UTF8_CS_FIRST_MULTI; c++){
     for(b=0; b<128; b++){
       uint32_t info = utf8_model_info(utf8_cs_single[c][b]);
       int32_t x = char_bound(info, aMin);
       singleTables.aInfo[c][b] = info;
       singleTables.aBound[c][b] = (uint16_t)(x<0xFFFF ? x : 0xFFFF);
+      if( utf8_cs_single[c][b]==0xFFFD ){
+        singleTables.aNone[c][b>>6] |= (uint64_t)1<<(b&63);
+      }
+    }
+  }
+  for(c=0; c<UTF8_CS_FIRST_MULTI; c++){
+    int d;
+    for(d=0; d<UTF8_CS_FIRST_MULTI; d++){
+      for(b=0; b<128; b++){
+        if( utf8_cs_single[c][b]!=utf8_cs_single[d][b] ){
+          singleTables.aDiff[c][d][b>>6] |= (uint64_t)1<<(b&63);
+        }
+      }
     }
   }
 }
@@ -542,12 +557,16 @@ static int32_t price_single(const value_view *v, int c, int32_t limit,
   r.hash = 0xCBF29CE484222325ull;
   utf8_model_start(&r.prev, -1);
   while( next_run(v, &k, &i, &end) ){
-    if( i>pos ) ascii(&r, v, pos, i, has_letter(s, pos, i));
+    /* a single-byte walk takes the runs as they are: the view knows
+    ** whether the ASCII before one has a letter */
+    if( i>pos ) ascii(&r, v, pos, i, k<=v->nRun ? v->aGapLetter[k-1]
+                                                : has_letter(s, pos, i));
     for(; i<end; i++){
       uint32_t cp = t[s[i]-0x80];
       if( cp==0xFFFD ) return UTF8_GUESS_OUT;
       r.cost += pooled_step(&r.prev, aInfo[s[i]-0x80]);
       r.hash = (r.hash ^ cp) * 0x100000001B3ull;
+      if( r.cost>limit ) return r.cost;   /* out of it: every part is >= 0 */
     }
     pos = i;
     r.hash = (r.hash ^ (uint64_t)pos) * 0x100000001B3ull;
@@ -686,15 +705,14 @@ static int rec_char(steps *p, const unsigned char *s, size_t *pi, size_t n,
     cp[0] = utf8_cs_single[c][s[i]-0x80]; cp[1] = 0;
     i++;
   }else if( c==UTF8_GUESS_UTF8 ){
-    utf8_unit u;
-    size_t k = utf8_variant(s+i, n-i, cp);
+    utf8_unit u = utf8_decode_unit(s+i, n-i);
+    size_t k = u.reason==UTF8_OK ? 0 : utf8_variant(s+i, n-i, cp);
     if( k ){                                        /* as price() */
       *pi = i+k;
       rec_step(p, 0, NO_PAIR, VARIANT_COST);
       if( cp[0] ) rec_add(p, cp[0]);
       return 1;
     }
-    u = utf8_decode_unit(s+i, n-i);
     i += u.length;
     if( u.reason!=UTF8_OK ){
       if( i==n && u.reason==UTF8_TRUNCATED ) return 0;
@@ -790,24 +808,6 @@ static int word_record(const value_view *v, steps *p){
 }
 
 /*
-** A fingerprint of what single-byte charset c reads the bytes >= 0x80 of
-** s as, or 0 when it has no character for one of them. Many charsets read
-** a value alike (é is 0xE9 in most Latin ones): those are priced once.
-** Two read it alike when they read each of its distinct bytes alike.
-*/
-static uint64_t single_reading(const value_view *v, int c){
-  const uint16_t *t = utf8_cs_single[c];
-  uint64_t h = 0xCBF29CE484222325ull;
-  int j;
-  for(j=0; j<v->nHigh; j++){
-    uint16_t cp = t[v->aHigh[j]-0x80];
-    if( cp==0xFFFD ) return 0;
-    h = (h ^ cp) * 0x100000001B3ull;
-  }
-  return h | 1;
-}
-
-/*
 ** What one reading cost in one language, kept for a candidate that reads
 ** alike: the entries of one reading and language are chained, oldest
 ** first, and at most PRICED_MAX are kept in all.
@@ -821,8 +821,7 @@ typedef struct guess_ctx {
   int32_t *score;
   uint64_t *hash;
   int nRd;                              /* distinct single-byte readings */
-  uint64_t aRd[UTF8_GUESS_N];           /* each one's single_reading() */
-  uint8_t aRdFirst[UTF8_GUESS_N];       /* the first candidate reading it */
+  uint8_t aRdFirst[UTF8_GUESS_N];       /* the first candidate reading each */
   int8_t aSlot[UTF8_GUESS_N];           /* a candidate's reading, or -1 */
   int32_t aWord[UTF8_MODEL_NLANG];      /* word_cost() per language, or -1 */
   int nPriced;
@@ -834,18 +833,27 @@ typedef struct guess_ctx {
   steps rec, words;                     /* a survivor's reading; the words */
 } guess_ctx;
 
-/* The slot of single-byte candidate c's reading (-1 if it cannot read the
-** value), and the first candidate of aOrder seen that reads alike (c when
-** it is the first). */
+/*
+** The slot of single-byte candidate c's reading (-1 if it has no
+** character for one of the value's bytes), and the first candidate of
+** aOrder seen that reads alike (c when it is the first). Many charsets
+** read a value alike (é is 0xE9 in most Latin ones): those are priced
+** once. Two read it alike when they read each of its bytes >= 0x80 alike:
+** when none is in the set of bytes they read apart.
+*/
 static int reading_slot(guess_ctx *g, int c, int *pFirst){
-  uint64_t r = single_reading(&g->view, c);
+  const single_tables *t = g->view.pTab;
+  const uint64_t *m = g->view.mHigh;
   int j;
   *pFirst = c;
-  if( r==0 ) return -1;
+  if( (m[0] & t->aNone[c][0]) | (m[1] & t->aNone[c][1]) ) return -1;
   for(j=0; j<g->nRd; j++){
-    if( g->aRd[j]==r ){ *pFirst = g->aRdFirst[j]; return j; }
+    const uint64_t *x = t->aDiff[c][g->aRdFirst[j]];
+    if( ((m[0] & x[0]) | (m[1] & x[1]))==0 ){
+      *pFirst = g->aRdFirst[j];
+      return j;
+    }
   }
-  g->aRd[j] = r;
   g->aRdFirst[j] = (uint8_t)c;
   g->nRd++;
   return j;
@@ -866,7 +874,9 @@ static int32_t stage_pooled(guess_ctx *g){
   int32_t bestCost = INT32_MAX;
   size_t k;
   for(k=0; k<sizeof(aOrder); k++){
-    int c = aOrder[k], d = c;
+    /* UTF-8 (aOrder's first) after the three likeliest single-byte
+    ** charsets: its walk is the dearest, and their best cuts it short */
+    int c = aOrder[k<3 ? k+1 : k==3 ? 0 : k], d = c;
     int32_t limit = bestCost==INT32_MAX ? INT32_MAX : bestCost + PRUNE;
     if( c<UTF8_CS_FIRST_MULTI ){
       g->aSlot[c] = (int8_t)reading_slot(g, c, &d);
@@ -1041,8 +1051,9 @@ static int survivors(guess_ctx *g, int32_t cut, uint8_t *aLive){
 static void ctx_init(guess_ctx *g, const unsigned char *s, size_t n,
                      int32_t score[UTF8_GUESS_N], uint64_t hash[UTF8_GUESS_N]){
   int k;
-  view_init(&g->view, s, n);
   g->view.pTab = single_tables_get();
+  g->view.aAscii = g->view.pTab->aAscii;
+  view_init(&g->view, s, n);
   g->score = score;
   g->hash = hash;
   g->nRd = g->nPriced = 0;
