@@ -66,8 +66,15 @@ static const int16_t aPrior[UTF8_GUESS_N] = {
 **   letter at the end, so the cut is a bonus of 10 bits (on
 **   test/import_auto.py's import, 238 of 240 cut rows are then mended, and
 **   no legacy row is lost to it; at +3 bits, 189);
-** - VARIANT_COST, a sequence of UTF-8's shape but not its rules (CESU-8's
-**   surrogates, MUTF-8's C0 80, past U+10FFFF): a variant of UTF-8;
+** - VARIANT_COST, a sequence of UTF-8's shape but not its rules as
+**   UTF-8's variants write it (CESU-8's surrogates, MUTF-8's C0 80, past
+**   U+10FFFF): a variant of UTF-8;
+** - OVERLONG_COST, any other overlong form: UTF-8's shape, which lone
+**   damage seldom has ("..\xC0\xAFetc", the classic path trick, is UTF-8
+**   made to fool a check), but no encoder writes it, and legacy text has
+**   the shape (EUC-KR's 제 and 을 are C1 A6 and C0 BB); at 4 bits, as a
+**   variant, "제 0 조." read as UTF-8 4 bits under its EUC-KR reading, and
+**   'auto' mended it to U+FFFD;
 ** - DAMAGE_COST, any other ill-formed unit: rare in UTF-8 text, and legacy
 **   text read as UTF-8 is made of it; DAMAGE_ALONE_COST in a value with no
 **   well-formed multi-byte character, where nothing says it is UTF-8 at
@@ -81,6 +88,7 @@ static const int16_t aPrior[UTF8_GUESS_N] = {
 */
 #define CUT_COST     (-10*Q)
 #define VARIANT_COST (4*Q)
+#define OVERLONG_COST (24*Q)
 #define DAMAGE_COST  (24*Q)
 #define DAMAGE_ALONE_COST (48*Q)
 
@@ -245,8 +253,11 @@ static int cut_characters(const unsigned char *z, size_t n, uint32_t cp[4]){
 ** overlong form (MUTF-8's C0 80), a surrogate (CESU-8's halves), a code
 ** point past U+10FFFF. A CESU-8 surrogate pair is taken whole, and cp[0]
 ** gets the character it makes; otherwise cp[0] is 0. 0 if there is none.
+** *pCost gets what it costs: OVERLONG_COST for an overlong form but C0 80,
+** else VARIANT_COST.
 */
-static size_t utf8_variant(const unsigned char *z, size_t n, uint32_t cp[2]){
+static size_t utf8_variant(const unsigned char *z, size_t n, uint32_t cp[2],
+                           int32_t *pCost){
   size_t len, k;
   cp[0] = cp[1] = 0;
   if( z[0]<0xC0 || z[0]>0xF7 ) return 0;
@@ -254,6 +265,8 @@ static size_t utf8_variant(const unsigned char *z, size_t n, uint32_t cp[2]){
   if( n<len ) return 0;
   for(k=1; k<len; k++) if( (z[k]&0xC0)!=0x80 ) return 0;
   if( utf8_decode_unit(z, n).reason==UTF8_OK ) return 0;   /* well-formed */
+  *pCost = z[0]<0xF4 && !(z[0]==0xC0 && z[1]==0x80) && !(z[0]==0xED && z[1]>=0xA0)
+         ? OVERLONG_COST : VARIANT_COST;
   if( z[0]==0xED && z[1]>=0xA0 && z[1]<0xB0 && n>=6 && z[3]==0xED
    && z[4]>=0xB0 && z[4]<=0xBF && (z[5]&0xC0)==0x80 ){
     uint32_t hi = 0xD000 | ((uint32_t)(z[1]&0x3F)<<6) | (z[2]&0x3F);
@@ -374,13 +387,14 @@ static int32_t price(const value_view *v, int c, int lang, int32_t limit,
         if( cp[0]==0xFFFD ) return UTF8_GUESS_OUT;
       }else if( c==UTF8_GUESS_UTF8 ){
         utf8_unit u = utf8_decode_unit(s+i, n-i);
-        size_t k = u.reason==UTF8_OK ? 0 : utf8_variant(s+i, n-i, cp);
+        int32_t x = 0;
+        size_t k = u.reason==UTF8_OK ? 0 : utf8_variant(s+i, n-i, cp, &x);
         if( k ){
           /* UTF-8 in shape, not in value (Java's C0 80, Oracle's
           ** CESU-8 surrogates, past U+10FFFF): UTF-8 text all the same,
           ** which utf8_fix mends */
           i += k;
-          r.cost += VARIANT_COST;
+          r.cost += x;
           r.hash = (r.hash ^ 0xFFFE) * 0x100000001B3ull;
           if( cp[0] ) add(&r, cp[0]);
           continue;
@@ -706,10 +720,11 @@ static int rec_char(steps *p, const unsigned char *s, size_t *pi, size_t n,
     i++;
   }else if( c==UTF8_GUESS_UTF8 ){
     utf8_unit u = utf8_decode_unit(s+i, n-i);
-    size_t k = u.reason==UTF8_OK ? 0 : utf8_variant(s+i, n-i, cp);
+    int32_t x = 0;
+    size_t k = u.reason==UTF8_OK ? 0 : utf8_variant(s+i, n-i, cp, &x);
     if( k ){                                        /* as price() */
       *pi = i+k;
-      rec_step(p, 0, NO_PAIR, VARIANT_COST);
+      rec_step(p, 0, NO_PAIR, x);
       if( cp[0] ) rec_add(p, cp[0]);
       return 1;
     }

@@ -33,8 +33,10 @@
 ** (0x2484a65a21f39792), then once damage in a value with no well-formed
 ** multi-byte character cost 48 bits (core/guess.c, DAMAGE_ALONE_COST:
 ** 0xebe0696f4cdf5703), then once a letter's case was priced after the
-** cases of the two characters before, not one (core/model.h). */
-#define GUESS_GOLDEN 0xab71cdcbf48e64ffull
+** cases of the two characters before, not one (core/model.h): 0xab71cdcbf48e64ff,
+** then once an overlong form but C0 80 cost as much as damage, not as a
+** variant of UTF-8 (OVERLONG_COST in core/guess.c). */
+#define GUESS_GOLDEN 0x27adc70d43d90835ull
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void){
