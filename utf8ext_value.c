@@ -234,7 +234,7 @@ typedef struct whole_reading {
 ** it. */
 static const whole_reading aBefore[] = {
   { utf8_cesu_mojibake_possible, read_cesu, 1, 1, 0 },
-  { utf8_lossy_mojibake_possible, read_lossy, 1, 2, 0 },
+  { utf8_lossy_mojibake_possible, read_lossy, 1, 3, 0 },
 };
 static const whole_reading aSb[] = {
   { utf8_sb_mojibake_possible, read_sb, 1, 2, 0 },

@@ -9,7 +9,10 @@
 ** where one of the five could (after E0 none can, after F4 only 81 8D 8F),
 ** with at least one lost byte; each character that held one becomes one
 ** U+FFFD, the rest decode as they are. The text that makes must cost less
-** than the value in the model of real text by LOSSY_MOJI_MARGIN. The old
+** than the value in the model of real text by LOSSY_MOJI_MARGIN; and
+** where no character is read back whole, the likeliest text the lost
+** bytes could have made must cost less than the value without its
+** U+FFFDs by LOSSY_MOJI_ALONE (see likeliest_cost()). The old
 ** engine (core/mojibake.c) is asked after this: it would undo the rest of
 ** such a value and leave "Ã" before each U+FFFD.
 */
@@ -18,6 +21,7 @@
 #include "guess.h"
 #include "utf8.h"
 
+#include <stdint.h>
 #include <string.h>
 
 int utf8_lossy_mojibake_possible(const unsigned char *s, size_t n){
@@ -40,6 +44,49 @@ static int lost_fits(unsigned char lead, int j){
   if( lead==0xF0 ) return 1;                      /* 90-BF: 90, 9D */
   if( lead==0xF4 ) return 1;                      /* 80-8F: 81, 8D, 8F */
   return 1;                                       /* 80-BF, ED's 80-9F */
+}
+
+/*
+** What the model says the likeliest text b[0..k) was costs: each lost byte
+** (lost[i]) made, left to right, the one of the five that makes the text
+** cheapest; INT32_MAX if none of them makes it well-formed. r gets the
+** text (k bytes).
+*/
+static int32_t likeliest_cost(const unsigned char *b, const unsigned char *lost,
+                              size_t k, unsigned char *r){
+  static const unsigned char aFive[] = { 0x81, 0x8D, 0x8F, 0x90, 0x9D };
+  size_t i;
+  memcpy(r, b, k);
+  for(i=0; i<k; i++){
+    int32_t best = INT32_MAX;
+    unsigned char bBest = 0;
+    size_t f;
+    if( !lost[i] ) continue;
+    for(f=0; f<sizeof(aFive); f++){
+      int32_t x;
+      size_t p = i;
+      r[i] = aFive[f];
+      /* its character well-formed (a byte lost after it still 81) */
+      while( p>0 && (r[p]&0xC0)==0x80 ) p--;
+      if( utf8_decode_unit(r+p, k-p).reason!=UTF8_OK ) continue;
+      x = utf8_guess_text_cost(r, k);
+      if( x!=UTF8_GUESS_OUT && x<best ){ best = x; bBest = aFive[f]; }
+    }
+    if( bBest==0 ) return INT32_MAX;
+    r[i] = bBest;
+  }
+  return utf8_guess_text_cost(r, k);
+}
+
+/* What the model says s[0..n) costs without its U+FFFDs; r gets the text. */
+static int32_t cost_without_fffd(const unsigned char *s, size_t n,
+                                 unsigned char *r){
+  size_t i = 0, q = 0;
+  while( i<n ){
+    if( i+2<n && s[i]==0xEF && s[i+1]==0xBF && s[i+2]==0xBD ){ i += 3; continue; }
+    r[q++] = s[i++];
+  }
+  return utf8_guess_text_cost(r, q);
 }
 
 int utf8_lossy_mojibake(const unsigned char *s, size_t n, unsigned char *out,
@@ -86,9 +133,19 @@ int utf8_lossy_mojibake(const unsigned char *s, size_t n, unsigned char *out,
     }
     i += len;
   }
-  /* and a character read back whole beside the lost ones: "Ç" then
-  ** U+FFFD is as often a real Ç beside a byte utf8_fix replaced */
-  if( nLost==0 || nWhole==0 || m>=n ) return 0;
+  if( nLost==0 || m>=n ) return 0;
+  if( nWhole==0 ){
+    /* only lost characters: "Ä" U+FFFD is as often a real Ä beside a
+    ** byte a decoder replaced ("É" U+FFFD "s possible"). Which was it?
+    ** The likeliest text of the lost bytes ("sluÄ" U+FFFD "aju" could
+    ** only have been "slučaju") against the value without its U+FFFDs
+    ** ("És possible" against "ɐs possible", where a lost byte after É
+    ** could only make IPA) */
+    unsigned char *r = scratch + 2*n;
+    int32_t x = likeliest_cost(b, lost, k, r);
+    if( x==INT32_MAX || x==UTF8_GUESS_OUT ) return 0;
+    if( (int64_t)cost_without_fffd(s, n, r) - x<LOSSY_MOJI_ALONE ) return 0;
+  }
   if( utf8_guess_text_cost(s, n) - utf8_guess_text_cost(out, m)<LOSSY_MOJI_MARGIN ) return 0;
   *pnOut = m;
   return 1;
