@@ -94,6 +94,12 @@ SCRIPTS = ["NONE", "LATIN", "CYRILLIC", "GREEK", "HEBREW", "ARABIC", "THAI",
            "HAN", "HIRAGANA", "KATAKANA", "HANGUL", "OTHER"]
 
 
+# Letters that Unicode's Scripts.txt puts in the Latin script though their
+# names do not say so: the ordinals of "1º", "nº", "2ª" (Spanish,
+# Portuguese, Italian, Catalan, Galician).
+LATIN_UNNAMED = "\u00aa\u00ba"
+
+
 def letter_script(ch):
     """The index in SCRIPTS of a letter's script; 0 for a non-letter."""
     if ch.isdigit() or not ch.isalpha():
@@ -115,6 +121,8 @@ def script_of(ch):
     for s in ("LATIN", "CYRILLIC", "GREEK", "HEBREW", "ARABIC", "THAI"):
         if name.startswith(s):
             return s
+    if ch in LATIN_UNNAMED:
+        return "LATIN"
     return "OTHER"
 
 
