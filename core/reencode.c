@@ -230,13 +230,39 @@ int utf8_cjk_mojibake_possible(const unsigned char *s, size_t n){
   return possible_of(s, n, aCjk, N_CJK);
 }
 
+/* 1 if an ASCII letter stands right before or right after each run of
+** halfwidth katakana in s[0..n) (there is one): "dﾃ｡rselo", "pﾃ･ det".
+** Japanese sets its halfwidth words apart from Latin ones. */
+static int is_halfwidth(const unsigned char *s, size_t i, size_t n){
+  return i+2<n && s[i]==0xEF
+      && ((s[i+1]==0xBD && s[i+2]>=0xA1) || (s[i+1]==0xBE && s[i+2]<=0x9F));
+}
+static int is_ascii_letter(unsigned char c){
+  return (c|0x20)>='a' && (c|0x20)<='z';
+}
+static int halfwidth_glued(const unsigned char *s, size_t n){
+  size_t i = 0;
+  int nRun = 0;
+  while( i<n ){
+    size_t a = i;
+    if( !is_halfwidth(s, i, n) ){ i++; continue; }
+    while( is_halfwidth(s, i, n) ) i += 3;
+    if( !(a>0 && is_ascii_letter(s[a-1])) && !(i<n && is_ascii_letter(s[i])) ){
+      return 0;
+    }
+    nRun++;
+  }
+  return nRun>0;
+}
+
 int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                       size_t *pnOut, unsigned char *scratch){
-  int m = utf8_cjk_mojibake_possible(s, n);
+  int m = utf8_cjk_mojibake_possible(s, n), margin = CJK_MOJI_MARGIN;
   if( m==0 ) return -1;
-  return reading_of(s, n, aCjk, N_CJK, m,
-                    has_cjk(s, n)==2 ? HW_MOJI_MARGIN : CJK_MOJI_MARGIN,
-                    out, pnOut, scratch);
+  if( has_cjk(s, n)==2 ){
+    margin = halfwidth_glued(s, n) ? HW_GLUED_MARGIN : HW_MOJI_MARGIN;
+  }
+  return reading_of(s, n, aCjk, N_CJK, m, margin, out, pnOut, scratch);
 }
 
 /* The single-byte charsets read whole, in order (a tie goes to the
