@@ -191,14 +191,21 @@ static int has_c1(const unsigned char *z, size_t n){
 ** windows-1250, -1251 or -1252 read alike are the old engine's to judge:
 ** taken alone, windows-1250's reading changed 4 of test/mojibake.test's
 ** values the old engine's rules keep ("1707,43 KÄŤ"), windows-1252's 12,
-** windows-1251's 47 ("ГІД" NBSP glued to misread Russian). */
+** windows-1251's 47 ("ГІД" NBSP glued to misread Russian). A value
+** that holds a C1 control whose reading holds none is misread for sure:
+** its reading is taken at any length and at reading_of()'s own margin
+** (Arabic misread as windows-1250, "je z Ů" U+0083 "ŘŞ", is 13 bytes,
+** and its reading costs 60 bits less). */
 static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
                                          unsigned char *out, size_t *pLen,
                                          unsigned char *scratch){
   utf8_moji_charset cs;
-  if( n<MOJI_MIN_BYTES ) return UTF8_MOJI_COUNT;
+  int bC1 = has_c1(z, n);
+  if( n<MOJI_MIN_BYTES && !bC1 ) return UTF8_MOJI_COUNT;
   cs = read_sb(z, n, out, pLen, scratch);
   if( cs==UTF8_MOJI_COUNT ) return UTF8_MOJI_COUNT;
+  if( bC1 && !has_c1(out, *pLen) ) return cs;
+  if( n<MOJI_MIN_BYTES ) return UTF8_MOJI_COUNT;
   if( utf8_guess_text_cost(z, n) - utf8_guess_text_cost(out, *pLen)
       < SB_ALONE_MARGIN ){
     return UTF8_MOJI_COUNT;
