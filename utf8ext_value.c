@@ -155,10 +155,17 @@ static utf8_charset moji_charset(utf8_moji_charset cs){
   }
   return UTF8_CS_MACINTOSH;
 }
+/* A value of CJK_SHORT_BYTES or more; under MOJI_MIN_BYTES, at the
+** margin CJK_SHORT_MARGIN (core/reencode.h). */
 static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
                                   unsigned char *out, size_t *pLen,
                                   unsigned char *scratch){
-  return moji_of(utf8_cjk_mojibake(z, n, out, pLen, scratch));
+  utf8_moji_charset cs = moji_of(utf8_cjk_mojibake(z, n, out, pLen, scratch));
+  if( cs!=UTF8_MOJI_COUNT && n<MOJI_MIN_BYTES
+   && utf8_guess_text_cost(z, n) - utf8_guess_text_cost(out, *pLen)<CJK_SHORT_MARGIN ){
+    return UTF8_MOJI_COUNT;
+  }
+  return cs;
 }
 static utf8_moji_charset read_sb(const unsigned char *z, size_t n,
                                  unsigned char *out, size_t *pLen,
@@ -247,7 +254,7 @@ static const whole_reading aSb[] = {
   { utf8_sb_mojibake_possible, read_sb, 1, 2, 0 },
 };
 static const whole_reading aAfter[] = {
-  { utf8_cjk_mojibake_possible, read_cjk, 1, 2, MOJI_MIN_BYTES },
+  { utf8_cjk_mojibake_possible, read_cjk, 1, 2, CJK_SHORT_BYTES },
   { utf8_cp437_mojibake_possible, read_cp437, 1, 2, MOJI_MIN_BYTES },
   { possible_c1, read_c1, 2, 0, 0 },           /* “ (3 bytes) for C2 93 */
   { utf8_sb_mojibake_possible, read_sb_unknown, 1, 2, 0 },
