@@ -155,6 +155,12 @@ static utf8_charset moji_charset(utf8_moji_charset cs){
   }
   return UTF8_CS_MACINTOSH;
 }
+/* 1 if the model prices the reading out[0..len) margin below z[0..n). */
+static int reads_cheaper(const unsigned char *z, size_t n,
+                         const unsigned char *out, size_t len, int32_t margin){
+  return utf8_guess_text_cost(z, n) - utf8_guess_text_cost(out, len)>=margin;
+}
+
 /* A value of CJK_SHORT_BYTES or more; under MOJI_MIN_BYTES, at the
 ** margin CJK_SHORT_MARGIN (core/reencode.h). */
 static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
@@ -162,7 +168,7 @@ static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
                                   unsigned char *scratch){
   utf8_moji_charset cs = moji_of(utf8_cjk_mojibake(z, n, out, pLen, scratch));
   if( cs!=UTF8_MOJI_COUNT && n<MOJI_MIN_BYTES
-   && utf8_guess_text_cost(z, n) - utf8_guess_text_cost(out, *pLen)<CJK_SHORT_MARGIN ){
+   && !reads_cheaper(z, n, out, *pLen, CJK_SHORT_MARGIN) ){
     return UTF8_MOJI_COUNT;
   }
   return cs;
@@ -213,10 +219,7 @@ static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
   if( cs==UTF8_MOJI_COUNT ) return UTF8_MOJI_COUNT;
   if( bC1 && !has_c1(out, *pLen) ) return cs;
   if( n<MOJI_MIN_BYTES ) return UTF8_MOJI_COUNT;
-  if( utf8_guess_text_cost(z, n) - utf8_guess_text_cost(out, *pLen)
-      < SB_ALONE_MARGIN ){
-    return UTF8_MOJI_COUNT;
-  }
+  if( !reads_cheaper(z, n, out, *pLen, SB_ALONE_MARGIN) ) return UTF8_MOJI_COUNT;
   if( cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2 || cs==UTF8_MOJI_LATIN1
    || cs==UTF8_MOJI_MACROMAN ){
     return cs;

@@ -49,19 +49,20 @@ static int lost_fits(unsigned char lead, int j){
 /*
 ** What the model says the likeliest text b[0..k) was costs: each lost byte
 ** (lost[i]) made, left to right, the one of the five that makes the text
-** cheapest; INT32_MAX if none of them makes it well-formed. r gets the
-** text (k bytes).
+** cheapest; UTF8_GUESS_OUT if none of them makes it well-formed. r gets
+** the text (k bytes).
 */
 static int32_t likeliest_cost(const unsigned char *b, const unsigned char *lost,
                               size_t k, unsigned char *r){
   static const unsigned char aFive[] = { 0x81, 0x8D, 0x8F, 0x90, 0x9D };
+  int32_t best = UTF8_GUESS_OUT;
   size_t i;
   memcpy(r, b, k);
   for(i=0; i<k; i++){
-    int32_t best = INT32_MAX;
     unsigned char bBest = 0;
     size_t f;
     if( !lost[i] ) continue;
+    best = UTF8_GUESS_OUT;
     for(f=0; f<sizeof(aFive); f++){
       int32_t x;
       size_t p = i;
@@ -70,12 +71,12 @@ static int32_t likeliest_cost(const unsigned char *b, const unsigned char *lost,
       while( p>0 && (r[p]&0xC0)==0x80 ) p--;
       if( utf8_decode_unit(r+p, k-p).reason!=UTF8_OK ) continue;
       x = utf8_guess_text_cost(r, k);
-      if( x!=UTF8_GUESS_OUT && x<best ){ best = x; bBest = aFive[f]; }
+      if( x<best ){ best = x; bBest = aFive[f]; }
     }
-    if( bBest==0 ) return INT32_MAX;
+    if( bBest==0 ) return UTF8_GUESS_OUT;
     r[i] = bBest;
   }
-  return utf8_guess_text_cost(r, k);
+  return best;                          /* the text as the last byte left it */
 }
 
 /* What the model says s[0..n) costs without its U+FFFDs; r gets the text. */
@@ -143,7 +144,7 @@ int utf8_lossy_mojibake(const unsigned char *s, size_t n, unsigned char *out,
     ** could only make IPA) */
     unsigned char *r = scratch + 2*n;
     int32_t x = likeliest_cost(b, lost, k, r);
-    if( x==INT32_MAX || x==UTF8_GUESS_OUT ) return 0;
+    if( x==UTF8_GUESS_OUT ) return 0;
     if( (int64_t)cost_without_fffd(s, n, r) - x<LOSSY_MOJI_ALONE ) return 0;
   }
   if( utf8_guess_text_cost(s, n) - utf8_guess_text_cost(out, m)<LOSSY_MOJI_MARGIN ) return 0;

@@ -230,9 +230,7 @@ int utf8_cjk_mojibake_possible(const unsigned char *s, size_t n){
   return possible_of(s, n, aCjk, N_CJK);
 }
 
-/* 1 if an ASCII letter stands right before or right after each run of
-** halfwidth katakana in s[0..n) (there is one): "dﾃ｡rselo", "pﾃ･ det".
-** Japanese sets its halfwidth words apart from Latin ones. */
+/* 1 if s[i..n) begins with a halfwidth katakana (U+FF61 to U+FF9F). */
 static int is_halfwidth(const unsigned char *s, size_t i, size_t n){
   return i+2<n && s[i]==0xEF
       && ((s[i+1]==0xBD && s[i+2]>=0xA1) || (s[i+1]==0xBE && s[i+2]<=0x9F));
@@ -240,6 +238,9 @@ static int is_halfwidth(const unsigned char *s, size_t i, size_t n){
 static int is_ascii_letter(unsigned char c){
   return (c|0x20)>='a' && (c|0x20)<='z';
 }
+/* 1 if an ASCII letter stands right before or right after each run of
+** halfwidth katakana in s[0..n) (there is one): "dﾃ｡rselo", "pﾃ･ det".
+** Japanese sets its halfwidth words apart from Latin ones. */
 static int halfwidth_glued(const unsigned char *s, size_t n){
   size_t i = 0;
   int nRun = 0;
