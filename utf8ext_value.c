@@ -386,6 +386,12 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
   if( d>0 && ((size_t)nWhole!=len || memcmp(aWhole, *paBuf, len)!=0)
    && !has_c1(aWhole, (size_t)nWhole) ){
     bTake = is_whole(*paBuf, len, pChain, depth, z, (size_t)n);
+    if( bTake==0 && d==1 && depth==1 && has_c1(z, (size_t)n)
+     && utf8_sb_between(*paBuf, len, aWhole, (size_t)nWhole,
+                        moji_charset(chain[0])) ){
+      bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
+                                      SB_MOJI_BETWEEN);
+    }
     if( bTake==0 ){
       bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
                                       has_c1(z, (size_t)n) ? SB_MOJI_OVER_OLD_C1

@@ -323,3 +323,42 @@ int utf8_cp437_mojibake(const unsigned char *s, size_t n, unsigned char *out,
   if( m==0 ) return -1;
   return reading_of(s, n, aCp437, 1, m, SB_MOJI_MARGIN, out, pnOut, scratch);
 }
+
+/* The UTF-8 of c's bytes read as single-byte cs (c's misreading) into
+** out (12 bytes at most); 0 if cs has no character for one of them. */
+static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
+                           unsigned char *out){
+  size_t k, m = 0;
+  for(k=0; k<nc; k++){
+    uint32_t cp = c[k]<0x80 ? c[k] : utf8_cs_single[cs][c[k]-0x80];
+    if( cp==0xFFFD ) return 0;
+    m += utf8_encode_scalar(cp, out+m);
+  }
+  return m;
+}
+
+int utf8_sb_between(const unsigned char *o, size_t no,
+                    const unsigned char *w, size_t nw, utf8_charset cs){
+  size_t i = 0, j = 0, k;
+  int nKept = 0, nLeft = 0;
+  while( i<nw ){
+    utf8_unit u = utf8_decode_unit(w+i, nw-i);
+    unsigned char aMis[12];
+    size_t m;
+    if( u.reason!=UTF8_OK ) return 0;
+    if( no-j>=u.length && memcmp(o+j, w+i, u.length)==0 ){
+      nKept += w[i]>=0x80;
+      j += u.length;
+    }else{
+      m = misread_char(w+i, u.length, cs, aMis);
+      if( m==0 || no-j<m || memcmp(o+j, aMis, m)!=0 ) return 0;
+      for(k=0; k+1<m; k++){
+        if( aMis[k]==0xC2 && aMis[k+1]==0xA0 ) return 0;   /* NBSP glued */
+      }
+      nLeft++;
+      j += m;
+    }
+    i += u.length;
+  }
+  return j==no && nKept>0 && nLeft>0;
+}

@@ -7,6 +7,7 @@
 #define UTF8EXT_REENCODE_H
 
 #include <stddef.h>
+#include "charsets.h"
 
 /* Values longer than this are left alone (a whole reading is priced). */
 #define CJK_MOJI_MAX (64*1024)
@@ -96,6 +97,15 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 ** as cp1250, 51.20); at 40 none did, and mojibake_eval's cp1250+C1 row
 ** at seed 7 came back 99.5% (97.5% at 60 bits). */
 #define SB_MOJI_OVER_OLD_C1 (40*4)
+/* The same for such a value where what the old engine kept is only runs
+** that the whole reading's charset reads (utf8_sb_between): its answer
+** is a step on the way to the whole reading, which is taken when the
+** model prices it lower at all (Greek "ή", a one-letter word, left as
+** "Î®" among undone words). Without a C1 control the same test at 20
+** bits changed 27 of test/mojibake.test's values ("PÄŤ" beside misread
+** Czech; "Café" NBSP "€" as "Caf頀"), the margins of those overlapping
+** the eval's partial answers (21-47 bits against 3-60): it is not asked. */
+#define SB_MOJI_BETWEEN (0*4)
 /* Where nothing else reads a value, how much less than the value the
 ** text of a single-byte charset's whole reading must cost (and the value
 ** must be MOJI_MIN_BYTES or more). An adversarial round (a helper's,
@@ -118,6 +128,18 @@ int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
                           const unsigned char *t, size_t nt,
                           unsigned char *scratch);
+/*
+** 1 if o[0..no) is w[0..nw) with at least one of its characters left
+** misread as single-byte cs (as the UTF-8 of its bytes read as cs) and at
+** least one not ASCII kept: a step on the way from the value that w
+** reads to w. The old engine judges each run of a value alone and may
+** leave one misread ("Windows Î® WebDAV" beside undone Greek words as
+** cp1250). A run left that holds an NBSP is no such step (0): an NBSP is
+** real text that a charset's lead byte glues into a letter ("CASĂ" NBSP
+** "mare" is "CASàmare" to cp1250).
+*/
+int utf8_sb_between(const unsigned char *o, size_t no,
+                    const unsigned char *w, size_t nw, utf8_charset cs);
 int utf8_cp437_mojibake_possible(const unsigned char *s, size_t n);
 int utf8_cp437_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                         size_t *pnOut, unsigned char *scratch);

@@ -19,7 +19,8 @@
 **    test must say "possible" for every value the reading changes.
 **
 **    utf8_sb_mojibake_only() must agree with those readings;
-** 4. utf8_guess_text_cheaper() on text and its misreading.
+** 4. utf8_guess_text_cheaper() on text and its misreading;
+** 5. utf8_sb_between() on an answer with runs left and without.
 **
 ** The last line is "reencode: N passed, N failed".
 */
@@ -255,6 +256,32 @@ int main(void){
     printf("cheaper: cafe %d, its misreading %d, past 1000 bits %d\n",
            bCafe, bBack, bMargin);
     if( bCafe==1 && bBack==0 && bMargin==0 ) nPass++; else nFail++;
+  }
+
+  /* 5. utf8_sb_between(), which lets a whole reading finish the old
+  ** engine's answer: w, the old engine's answer o, the charset, and
+  ** whether o is w with some characters still misread by it */
+  {
+    static const struct { const char *w, *o; utf8_charset cs; int want; } a[] = {
+      { "Windows \xCE\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", "Windows \xC3\x8E\xC2\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", UTF8_CS_WINDOWS_1250, 1 },  /* one run left */
+      { "Windows \xCE\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", "Windows \xCE\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", UTF8_CS_WINDOWS_1250, 0 },  /* none left: the same text */
+      { "\xCE\xAE WebDAV", "\xC3\x8E\xC2\xAE WebDAV", UTF8_CS_WINDOWS_1250, 0 },  /* none kept */
+      { "\xC3\xA0p\xC5\x99\xC3\xADli\xC5\xA1", "\xC4\x82\xC2\xA0p\xC5\x99\xC3\xADli\xC5\xA1", UTF8_CS_WINDOWS_1250, 0 },  /* an NBSP glued */
+      { "\xC3\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", "\xC3\x83\xC2\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", UTF8_CS_WINDOWS_1250, 0 },  /* left misread by another charset */
+      { "\xC3\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", "\xC3\x83\xC2\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", UTF8_CS_WINDOWS_1252, 1 },  /* the same, by that charset */
+    };
+    size_t i;
+    int nBad = 0;
+    for(i=0; i<sizeof(a)/sizeof(a[0]); i++){
+      int got = utf8_sb_between((const unsigned char*)a[i].o, strlen(a[i].o),
+                                (const unsigned char*)a[i].w, strlen(a[i].w), a[i].cs);
+      if( got!=a[i].want ){
+        printf("between %d: got %d, want %d\n", (int)i, got, a[i].want);
+        nBad++;
+      }
+    }
+    printf("between: %d cases, %d wrong\n", (int)i, nBad);
+    if( nBad==0 ) nPass++; else nFail++;
   }
 
   printf("reencode: %d passed, %d failed\n", nPass, nFail);
