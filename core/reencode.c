@@ -337,28 +337,61 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
   return m;
 }
 
-int utf8_sb_between(const unsigned char *o, size_t no,
+/* What sb_align() found: o is w with characters left misread (ALIGNED),
+** one not ASCII kept (KEPT), one left misread (LEFT), a run left that
+** holds an NBSP (NBSP), a word (between ASCII spaces) with one of each
+** (MIXED). */
+#define ALIGN_ALIGNED 1
+#define ALIGN_KEPT    2
+#define ALIGN_LEFT    4
+#define ALIGN_NBSP    8
+#define ALIGN_MIXED  16
+
+/* How o[0..no) is w[0..nw) with some characters left misread as cs: an
+** ALIGN_ mask, 0 when it is not. */
+static int sb_align(const unsigned char *o, size_t no,
                     const unsigned char *w, size_t nw, utf8_charset cs){
   size_t i = 0, j = 0, k;
-  int nKept = 0, nLeft = 0;
+  int mask = 0, word = 0;
   while( i<nw ){
     utf8_unit u = utf8_decode_unit(w+i, nw-i);
     unsigned char aMis[12];
     size_t m;
+    int bSpace = 0;
     if( u.reason!=UTF8_OK ) return 0;
+    if( w[i]==' ' || w[i]=='\t' || w[i]=='\n' || w[i]=='\r'
+     || (w[i]==0xC2 && u.length==2 && w[i+1]==0xA0) ){
+      bSpace = 1;                                /* a space or an NBSP */
+      word = 0;
+    }
     if( no-j>=u.length && memcmp(o+j, w+i, u.length)==0 ){
-      nKept += w[i]>=0x80;
+      if( w[i]>=0x80 && !bSpace ) word |= ALIGN_KEPT;
       j += u.length;
     }else{
       m = misread_char(w+i, u.length, cs, aMis);
       if( m==0 || no-j<m || memcmp(o+j, aMis, m)!=0 ) return 0;
       for(k=0; k+1<m; k++){
-        if( aMis[k]==0xC2 && aMis[k+1]==0xA0 ) return 0;   /* NBSP glued */
+        if( aMis[k]==0xC2 && aMis[k+1]==0xA0 ) mask |= ALIGN_NBSP;
       }
-      nLeft++;
+      word |= ALIGN_LEFT;
       j += m;
     }
+    mask |= word;
+    if( (word & (ALIGN_KEPT|ALIGN_LEFT))==(ALIGN_KEPT|ALIGN_LEFT) ) mask |= ALIGN_MIXED;
     i += u.length;
   }
-  return j==no && nKept>0 && nLeft>0;
+  return j==no ? mask | ALIGN_ALIGNED : 0;
+}
+
+int utf8_sb_between(const unsigned char *o, size_t no,
+                    const unsigned char *w, size_t nw, utf8_charset cs){
+  int mask = sb_align(o, no, w, nw, cs);
+  return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP))
+         == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
+}
+
+int utf8_sb_mixed_word(const unsigned char *z, size_t n,
+                       const unsigned char *t, size_t nt, utf8_charset cs){
+  return (sb_align(z, n, t, nt, cs) & (ALIGN_ALIGNED|ALIGN_MIXED))
+         == (ALIGN_ALIGNED|ALIGN_MIXED);
 }

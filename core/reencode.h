@@ -106,6 +106,18 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 ** Czech; "Café" NBSP "€" as "Caf頀"), the margins of those overlapping
 ** the eval's partial answers (21-47 bits against 3-60): it is not asked. */
 #define SB_MOJI_BETWEEN (0*4)
+/* The same where the old engine's answer (one misreading undone) undid
+** half a word: a word of it holds a character it undid and one not ASCII
+** it kept (utf8_sb_mixed_word: "nyomtatĆĀ³t", "ó" misread twice as
+** windows-1257, whose first misreading cp1252 half undoes), which no
+** text is; and the whole reading reads the value by the same charset or
+** at more depth. At 0 to 20 bits mojibake_eval's cp1257 row misread
+** twice came back 64.0% -> 79.5% (wrong 16.8% -> 1.3%), at 40 77.9%.
+** A whole reading by another charset at depth 1 changed 13 of 282,248
+** words glued to misread signs the old engine gave back ("Hoskovcová"
+** "¬µ", its µ misread as MacRoman, read whole as cp1252's "Hoskovcovᬵ"):
+** it is not asked. */
+#define SB_MOJI_MIXED (20*4)
 /* Where nothing else reads a value, how much less than the value the
 ** text of a single-byte charset's whole reading must cost (and the value
 ** must be MOJI_MIN_BYTES or more). An adversarial round (a helper's,
@@ -140,6 +152,14 @@ int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
 */
 int utf8_sb_between(const unsigned char *o, size_t no,
                     const unsigned char *w, size_t nw, utf8_charset cs);
+/*
+** 1 if z[0..n) is t[0..nt) with some characters misread as single-byte
+** cs, and one word (between ASCII spaces) of t holds both a character
+** misread in z and one not ASCII that is not: an answer that undid half
+** a word.
+*/
+int utf8_sb_mixed_word(const unsigned char *z, size_t n,
+                       const unsigned char *t, size_t nt, utf8_charset cs);
 int utf8_cp437_mojibake_possible(const unsigned char *s, size_t n);
 int utf8_cp437_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                         size_t *pnOut, unsigned char *scratch);

@@ -20,7 +20,8 @@
 **
 **    utf8_sb_mojibake_only() must agree with those readings;
 ** 4. utf8_guess_text_cheaper() on text and its misreading;
-** 5. utf8_sb_between() on an answer with runs left and without.
+** 5. utf8_sb_between() on an answer with runs left and without;
+** 6. utf8_sb_mixed_word() on answers that undid half a word and not.
 **
 ** The last line is "reencode: N passed, N failed".
 */
@@ -281,6 +282,29 @@ int main(void){
       }
     }
     printf("between: %d cases, %d wrong\n", (int)i, nBad);
+    if( nBad==0 ) nPass++; else nFail++;
+  }
+
+  /* 6. utf8_sb_mixed_word(): the value, the old engine's answer, the
+  ** charset, and whether the answer undid half a word */
+  {
+    static const struct { const char *z, *t; utf8_charset cs; int want; } a[] = {
+      { "nyomtat\xC3\x84\xE2\x80\xA0\xC4\x80\xC2\xB3t a r", "nyomtat\xC4\x86\xC4\x80\xC2\xB3t a r", UTF8_CS_WINDOWS_1252, 1 },  /* half a word undone */
+      { "caf\xC3\xA9 \xC3\x83\xC2\xA9", "caf\xC3\xA9 \xC3\xA9", UTF8_CS_WINDOWS_1252, 0 },  /* a word kept, a word undone */
+      { "\xD0\x9E\xC2\xA0kn\xD0\x93\xC2\xAD\xD0\x95\xD1\x95" "ec\xD0\x93\xC2\xAD", "\xD0\x9E\xC2\xA0kn\xC3\xAD\xC5\xBE" "ec\xC3\xAD", UTF8_CS_WINDOWS_1251, 0 },  /* an NBSP between */
+      { "nyomtat\xC3\x84\xE2\x80\xA0\xC4\x80\xC2\xB3t", "nyomtat\xC4\x86\xC4\x80\xC2\xB3t", UTF8_CS_WINDOWS_1251, 0 },  /* not misread by that charset */
+    };
+    size_t i;
+    int nBad = 0;
+    for(i=0; i<sizeof(a)/sizeof(a[0]); i++){
+      int got = utf8_sb_mixed_word((const unsigned char*)a[i].z, strlen(a[i].z),
+                                   (const unsigned char*)a[i].t, strlen(a[i].t), a[i].cs);
+      if( got!=a[i].want ){
+        printf("mixed word %d: got %d, want %d\n", (int)i, got, a[i].want);
+        nBad++;
+      }
+    }
+    printf("mixed word: %d cases, %d wrong\n", (int)i, nBad);
     if( nBad==0 ) nPass++; else nFail++;
   }
 
