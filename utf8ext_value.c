@@ -394,8 +394,9 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
       bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
                                       SB_MOJI_BETWEEN);
     }
-    if( bTake==0 && depth==1 && (d>=2 || chain[0]==pChain[0])
-     && utf8_sb_mixed_word(z, (size_t)n, *paBuf, len, moji_charset(pChain[0])) ){
+    if( bTake==0 && depth==1
+     && utf8_sb_mixed_word(z, (size_t)n, *paBuf, len, moji_charset(pChain[0]))
+        >=(d>=2 || chain[0]==pChain[0] ? 1 : 2) ){
       bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
                                       SB_MOJI_MIXED);
     }

@@ -346,6 +346,8 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
 #define ALIGN_LEFT    4
 #define ALIGN_NBSP    8
 #define ALIGN_MIXED  16
+#define ALIGN_FOREIGN 32  /* kept, and cs has no byte for it */
+#define ALIGN_MIXED_FOREIGN 64
 
 /* How o[0..no) is w[0..nw) with some characters left misread as cs: an
 ** ALIGN_ mask, 0 when it is not. */
@@ -365,7 +367,11 @@ static int sb_align(const unsigned char *o, size_t no,
       word = 0;
     }
     if( no-j>=u.length && memcmp(o+j, w+i, u.length)==0 ){
-      if( w[i]>=0x80 && !bSpace ) word |= ALIGN_KEPT;
+      if( w[i]>=0x80 && !bSpace ){
+        unsigned char aOne[4];
+        word |= ALIGN_KEPT;
+        if( utf8_charset_encode(cs, u.codepoint, aOne)==0 ) word |= ALIGN_FOREIGN;
+      }
       j += u.length;
     }else{
       m = misread_char(w+i, u.length, cs, aMis);
@@ -378,6 +384,9 @@ static int sb_align(const unsigned char *o, size_t no,
     }
     mask |= word;
     if( (word & (ALIGN_KEPT|ALIGN_LEFT))==(ALIGN_KEPT|ALIGN_LEFT) ) mask |= ALIGN_MIXED;
+    if( (word & (ALIGN_FOREIGN|ALIGN_LEFT))==(ALIGN_FOREIGN|ALIGN_LEFT) ){
+      mask |= ALIGN_MIXED_FOREIGN;
+    }
     i += u.length;
   }
   return j==no ? mask | ALIGN_ALIGNED : 0;
@@ -392,6 +401,7 @@ int utf8_sb_between(const unsigned char *o, size_t no,
 
 int utf8_sb_mixed_word(const unsigned char *z, size_t n,
                        const unsigned char *t, size_t nt, utf8_charset cs){
-  return (sb_align(z, n, t, nt, cs) & (ALIGN_ALIGNED|ALIGN_MIXED))
-         == (ALIGN_ALIGNED|ALIGN_MIXED);
+  int mask = sb_align(z, n, t, nt, cs);
+  if( (mask & (ALIGN_ALIGNED|ALIGN_MIXED))!=(ALIGN_ALIGNED|ALIGN_MIXED) ) return 0;
+  return mask & ALIGN_MIXED_FOREIGN ? 2 : 1;
 }

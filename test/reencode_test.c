@@ -286,13 +286,16 @@ int main(void){
   }
 
   /* 6. utf8_sb_mixed_word(): the value, the old engine's answer, the
-  ** charset, and whether the answer undid half a word */
+  ** charset, and whether the answer undid half a word (1), keeping in it
+  ** a character the charset has no byte for (2) */
   {
     static const struct { const char *z, *t; utf8_charset cs; int want; } a[] = {
-      { "nyomtat\xC3\x84\xE2\x80\xA0\xC4\x80\xC2\xB3t a r", "nyomtat\xC4\x86\xC4\x80\xC2\xB3t a r", UTF8_CS_WINDOWS_1252, 1 },  /* half a word undone */
+      { "nyomtat\xC3\x84\xE2\x80\xA0\xC4\x80\xC2\xB3t a r", "nyomtat\xC4\x86\xC4\x80\xC2\xB3t a r", UTF8_CS_WINDOWS_1252, 2 },  /* half a word undone, Ā kept */
+      { "Hoskovcov\xC3\xA1\xC2\xAC\xC2\xB5", "Hoskovcov\xC3\xA1\xC2\xB5", UTF8_CS_MACINTOSH, 1 },  /* á kept, which it has */
       { "caf\xC3\xA9 \xC3\x83\xC2\xA9", "caf\xC3\xA9 \xC3\xA9", UTF8_CS_WINDOWS_1252, 0 },  /* a word kept, a word undone */
       { "\xD0\x9E\xC2\xA0kn\xD0\x93\xC2\xAD\xD0\x95\xD1\x95" "ec\xD0\x93\xC2\xAD", "\xD0\x9E\xC2\xA0kn\xC3\xAD\xC5\xBE" "ec\xC3\xAD", UTF8_CS_WINDOWS_1251, 0 },  /* an NBSP between */
       { "nyomtat\xC3\x84\xE2\x80\xA0\xC4\x80\xC2\xB3t", "nyomtat\xC4\x86\xC4\x80\xC2\xB3t", UTF8_CS_WINDOWS_1251, 0 },  /* not misread by that charset */
+      { " o b\xC3\x85\xE2\x84\xA2\xC4\x86\xC2\xADzku, ", " o b\xC5\x99\xC4\x86\xC2\xADzku, ", UTF8_CS_WINDOWS_1252, 2 },  /* and Ć, which it has no byte for */
     };
     size_t i;
     int nBad = 0;
