@@ -338,16 +338,19 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
 }
 
 /* What sb_align() found: o is w with characters left misread (ALIGNED),
-** one not ASCII kept (KEPT), one left misread (LEFT), a run left that
-** holds an NBSP (NBSP), a word (between ASCII spaces) with one of each
-** (MIXED). */
-#define ALIGN_ALIGNED 1
-#define ALIGN_KEPT    2
-#define ALIGN_LEFT    4
-#define ALIGN_NBSP    8
-#define ALIGN_MIXED  16
-#define ALIGN_FOREIGN 32  /* kept, and cs has no byte for it */
-#define ALIGN_MIXED_FOREIGN 64
+** one not ASCII kept (KEPT), one left misread (LEFT), one of two bytes
+** left misread (SHORT_LEFT), a run left that holds an NBSP (NBSP), a
+** word (between spaces or NBSPs) with one kept and one left (MIXED),
+** the kept one a character cs has no byte for (FOREIGN, and then
+** MIXED_FOREIGN). */
+#define ALIGN_ALIGNED         1
+#define ALIGN_KEPT            2
+#define ALIGN_LEFT            4
+#define ALIGN_NBSP            8
+#define ALIGN_MIXED          16
+#define ALIGN_FOREIGN        32
+#define ALIGN_MIXED_FOREIGN  64
+#define ALIGN_SHORT_LEFT    128
 
 /* How o[0..no) is w[0..nw) with some characters left misread as cs: an
 ** ALIGN_ mask, 0 when it is not. */
@@ -380,6 +383,7 @@ static int sb_align(const unsigned char *o, size_t no,
         if( aMis[k]==0xC2 && aMis[k+1]==0xA0 ) mask |= ALIGN_NBSP;
       }
       word |= ALIGN_LEFT;
+      if( u.length<3 ) mask |= ALIGN_SHORT_LEFT;
       j += m;
     }
     mask |= word;
@@ -396,6 +400,13 @@ int utf8_sb_between(const unsigned char *o, size_t no,
                     const unsigned char *w, size_t nw, utf8_charset cs){
   int mask = sb_align(o, no, w, nw, cs);
   return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP))
+         == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
+}
+
+int utf8_sb_between_long(const unsigned char *o, size_t no,
+                         const unsigned char *w, size_t nw, utf8_charset cs){
+  int mask = sb_align(o, no, w, nw, cs);
+  return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP|ALIGN_SHORT_LEFT))
          == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
 }
 

@@ -106,6 +106,16 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 ** Czech; "Café" NBSP "€" as "Caf頀"), the margins of those overlapping
 ** the eval's partial answers (21-47 bits against 3-60): it is not asked. */
 #define SB_MOJI_BETWEEN (0*4)
+/* The same for any value where each run the old engine left is a
+** character of three or four bytes (utf8_sb_between_long: "nguá»“n" for
+** Vietnamese "nguồn" among undone words, Hangul "Í∞Ä" as MacRoman; real
+** text of two characters before misread text, "PÄŤ", is what two-byte
+** characters make). At 20 bits test/mojibake.test's 15.5 changed (real
+** "é…»" beside misread Czech, cp1250's 酻), at 30 none; mojibake_eval
+** then gave back 2 values more of cp1250, MacRoman and cp1257 once (seed
+** 7: 2, 1, 3 and 4 of cp1251), wrong ones fewer, no clean value changed,
+** nor any of the false-positive sets. */
+#define SB_MOJI_BETWEEN_LONG (30*4)
 /* The same where the old engine's answer (one misreading undone) undid
 ** half a word: a word of it holds a character it undid and one not ASCII
 ** it kept (utf8_sb_mixed_word: "nyomtatĆĀ³t", "ó" misread twice as
@@ -162,6 +172,10 @@ int utf8_sb_between(const unsigned char *o, size_t no,
 ** misread in z and one not ASCII that is not: an answer that undid half
 ** a word; 2 when such a word keeps a character cs has no byte for; else 0.
 */
+/* utf8_sb_between() where every character left misread is of three
+** bytes or more. */
+int utf8_sb_between_long(const unsigned char *o, size_t no,
+                         const unsigned char *w, size_t nw, utf8_charset cs);
 int utf8_sb_mixed_word(const unsigned char *z, size_t n,
                        const unsigned char *t, size_t nt, utf8_charset cs);
 int utf8_cp437_mojibake_possible(const unsigned char *s, size_t n);

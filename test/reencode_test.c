@@ -20,7 +20,8 @@
 **
 **    utf8_sb_mojibake_only() must agree with those readings;
 ** 4. utf8_guess_text_cheaper() on text and its misreading;
-** 5. utf8_sb_between() on an answer with runs left and without;
+** 5. utf8_sb_between() on an answer with runs left and without, and
+**    utf8_sb_between_long();
 ** 6. utf8_sb_mixed_word() on answers that undid half a word and not.
 **
 ** The last line is "reencode: N passed, N failed".
@@ -283,6 +284,23 @@ int main(void){
     }
     printf("between: %d cases, %d wrong\n", (int)i, nBad);
     if( nBad==0 ) nPass++; else nFail++;
+  }
+
+  /* and utf8_sb_between_long(): a run of three bytes left is one, of two
+  ** ("Î®" for ή) is not */
+  {
+    static const char zW[] = " c\xC3\xA1" "c kho m\xC3\xA3 ngu\xE1\xBB\x93n Git.";
+    static const char zO[] = " c\xC3\xA1" "c kho m\xC3\xA3 ngu\xC3\xA1\xC2\xBB\xE2\x80\x9Cn Git.";
+    static const char zW2[] = "Windows \xCE\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD";
+    static const char zO2[] = "Windows \xC3\x8E\xC2\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD";
+    int bLong = utf8_sb_between_long((const unsigned char*)zO, strlen(zO),
+                                     (const unsigned char*)zW, strlen(zW), UTF8_CS_WINDOWS_1250);
+    int bShort = utf8_sb_between_long((const unsigned char*)zO2, strlen(zO2),
+                                      (const unsigned char*)zW2, strlen(zW2), UTF8_CS_WINDOWS_1250);
+    int bBoth = utf8_sb_between((const unsigned char*)zO2, strlen(zO2),
+                                (const unsigned char*)zW2, strlen(zW2), UTF8_CS_WINDOWS_1250);
+    printf("between long: %d, short %d (between %d)\n", bLong, bShort, bBoth);
+    if( bLong==1 && bShort==0 && bBoth==1 ) nPass++; else nFail++;
   }
 
   /* 6. utf8_sb_mixed_word(): the value, the old engine's answer, the
