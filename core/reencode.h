@@ -112,9 +112,10 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 ** text of two characters before misread text, "PÄŤ", is what two-byte
 ** characters make). At 20 bits test/mojibake.test's 15.5 changed (real
 ** "é…»" beside misread Czech, cp1250's 酻), at 30 none; mojibake_eval
-** then gave back 2 values more of cp1250, MacRoman and cp1257 once (seed
-** 7: 2, 1, 3 and 4 of cp1251), wrong ones fewer, no clean value changed,
-** nor any of the false-positive sets. */
+** then gave back one value more of cp1250, MacRoman and cp1257 once
+** each (seed 7: 2 of cp1250, 1 of cp1251, 3 of MacRoman, 4 of cp1257),
+** each a wrong answer before; no clean value changed, nor any of the
+** false-positive sets. */
 #define SB_MOJI_BETWEEN_LONG (30*4)
 /* The same where the old engine's answer (one misreading undone) undid
 ** half a word: a word of it holds a character it undid and one not ASCII
