@@ -97,6 +97,27 @@ static size_t random_text(unsigned char *buf){
   return n;
 }
 
+/* Cases of a function of two texts and a charset (utf8_sb_between() and
+** the like): a[i].a and a[i].b passed in that order, and the answer
+** wanted. Prints each wrong one and a summary; returns how many. */
+typedef int (*pair_fn)(const unsigned char*, size_t, const unsigned char*,
+                       size_t, utf8_charset);
+typedef struct pair_case { const char *a, *b; utf8_charset cs; int want; } pair_case;
+#define COUNT(a) ((int)(sizeof(a)/sizeof((a)[0])))
+static int pair_cases(const char *zName, pair_fn x, const pair_case *a, int n){
+  int i, nBad = 0;
+  for(i=0; i<n; i++){
+    int got = x((const unsigned char*)a[i].a, strlen(a[i].a),
+                (const unsigned char*)a[i].b, strlen(a[i].b), a[i].cs);
+    if( got!=a[i].want ){
+      printf("%s %d: got %d, want %d\n", zName, i, got, a[i].want);
+      nBad++;
+    }
+  }
+  printf("%s: %d cases, %d wrong\n", zName, n, nBad);
+  return nBad;
+}
+
 int main(void){
   static unsigned char aOut[4096*4], aScratch[4096*4*2+4], aMoji[4096*4], aBack[4096*4];
   char zPhrase[1024];
@@ -261,53 +282,32 @@ int main(void){
   }
 
   /* 5. utf8_sb_between(), which lets a whole reading finish the old
-  ** engine's answer: w, the old engine's answer o, the charset, and
-  ** whether o is w with some characters still misread by it */
+  ** engine's answer: the answer o, the whole reading w, the charset, and
+  ** whether o is w with some characters still misread by it; and
+  ** utf8_sb_between_long(), the same with every character left of three
+  ** bytes or more ("Î®" for ή is of two) */
   {
-    static const struct { const char *w, *o; utf8_charset cs; int want; } a[] = {
-      { "Windows \xCE\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", "Windows \xC3\x8E\xC2\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", UTF8_CS_WINDOWS_1250, 1 },  /* one run left */
+    static const pair_case aBetween[] = {
+      { "Windows \xC3\x8E\xC2\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", "Windows \xCE\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", UTF8_CS_WINDOWS_1250, 1 },  /* one run left */
       { "Windows \xCE\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", "Windows \xCE\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", UTF8_CS_WINDOWS_1250, 0 },  /* none left: the same text */
-      { "\xCE\xAE WebDAV", "\xC3\x8E\xC2\xAE WebDAV", UTF8_CS_WINDOWS_1250, 0 },  /* none kept */
-      { "\xC3\xA0p\xC5\x99\xC3\xADli\xC5\xA1", "\xC4\x82\xC2\xA0p\xC5\x99\xC3\xADli\xC5\xA1", UTF8_CS_WINDOWS_1250, 0 },  /* an NBSP glued */
-      { "\xC3\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", "\xC3\x83\xC2\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", UTF8_CS_WINDOWS_1250, 0 },  /* left misread by another charset */
-      { "\xC3\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", "\xC3\x83\xC2\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", UTF8_CS_WINDOWS_1252, 1 },  /* the same, by that charset */
+      { "\xC3\x8E\xC2\xAE WebDAV", "\xCE\xAE WebDAV", UTF8_CS_WINDOWS_1250, 0 },  /* none kept */
+      { "\xC4\x82\xC2\xA0p\xC5\x99\xC3\xADli\xC5\xA1", "\xC3\xA0p\xC5\x99\xC3\xADli\xC5\xA1", UTF8_CS_WINDOWS_1250, 0 },  /* an NBSP glued */
+      { "\xC3\x83\xC2\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", "\xC3\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", UTF8_CS_WINDOWS_1250, 0 },  /* left misread by another charset */
+      { "\xC3\x83\xC2\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", "\xC3\xA9 p\xC5\x99\xC3\xADli\xC5\xA1", UTF8_CS_WINDOWS_1252, 1 },  /* the same, by that charset */
     };
-    size_t i;
-    int nBad = 0;
-    for(i=0; i<sizeof(a)/sizeof(a[0]); i++){
-      int got = utf8_sb_between((const unsigned char*)a[i].o, strlen(a[i].o),
-                                (const unsigned char*)a[i].w, strlen(a[i].w), a[i].cs);
-      if( got!=a[i].want ){
-        printf("between %d: got %d, want %d\n", (int)i, got, a[i].want);
-        nBad++;
-      }
-    }
-    printf("between: %d cases, %d wrong\n", (int)i, nBad);
-    if( nBad==0 ) nPass++; else nFail++;
-  }
-
-  /* and utf8_sb_between_long(): a run of three bytes left is one, of two
-  ** ("Î®" for ή) is not */
-  {
-    static const char zW[] = " c\xC3\xA1" "c kho m\xC3\xA3 ngu\xE1\xBB\x93n Git.";
-    static const char zO[] = " c\xC3\xA1" "c kho m\xC3\xA3 ngu\xC3\xA1\xC2\xBB\xE2\x80\x9Cn Git.";
-    static const char zW2[] = "Windows \xCE\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD";
-    static const char zO2[] = "Windows \xC3\x8E\xC2\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD";
-    int bLong = utf8_sb_between_long((const unsigned char*)zO, strlen(zO),
-                                     (const unsigned char*)zW, strlen(zW), UTF8_CS_WINDOWS_1250);
-    int bShort = utf8_sb_between_long((const unsigned char*)zO2, strlen(zO2),
-                                      (const unsigned char*)zW2, strlen(zW2), UTF8_CS_WINDOWS_1250);
-    int bBoth = utf8_sb_between((const unsigned char*)zO2, strlen(zO2),
-                                (const unsigned char*)zW2, strlen(zW2), UTF8_CS_WINDOWS_1250);
-    printf("between long: %d, short %d (between %d)\n", bLong, bShort, bBoth);
-    if( bLong==1 && bShort==0 && bBoth==1 ) nPass++; else nFail++;
+    static const pair_case aLong[] = {
+      { " c\xC3\xA1" "c kho m\xC3\xA3 ngu\xC3\xA1\xC2\xBB\xE2\x80\x9Cn Git.", " c\xC3\xA1" "c kho m\xC3\xA3 ngu\xE1\xBB\x93n Git.", UTF8_CS_WINDOWS_1250, 1 },  /* "ồ" left */
+      { "Windows \xC3\x8E\xC2\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", "Windows \xCE\xAE WebDAV \xCE\xAC\xCE\xBB\xCE\xBB\xCE\xBF\xCE\xBD", UTF8_CS_WINDOWS_1250, 0 },  /* "ή" left */
+    };
+    if( pair_cases("between", utf8_sb_between, aBetween, COUNT(aBetween))==0 ) nPass++; else nFail++;
+    if( pair_cases("between long", utf8_sb_between_long, aLong, COUNT(aLong))==0 ) nPass++; else nFail++;
   }
 
   /* 6. utf8_sb_mixed_word(): the value, the old engine's answer, the
   ** charset, and whether the answer undid half a word (1), keeping in it
   ** a character the charset has no byte for (2) */
   {
-    static const struct { const char *z, *t; utf8_charset cs; int want; } a[] = {
+    static const pair_case aMixed[] = {
       { "nyomtat\xC3\x84\xE2\x80\xA0\xC4\x80\xC2\xB3t a r", "nyomtat\xC4\x86\xC4\x80\xC2\xB3t a r", UTF8_CS_WINDOWS_1252, 2 },  /* half a word undone, Ā kept */
       { "Hoskovcov\xC3\xA1\xC2\xAC\xC2\xB5", "Hoskovcov\xC3\xA1\xC2\xB5", UTF8_CS_MACINTOSH, 1 },  /* á kept, which it has */
       { "caf\xC3\xA9 \xC3\x83\xC2\xA9", "caf\xC3\xA9 \xC3\xA9", UTF8_CS_WINDOWS_1252, 0 },  /* a word kept, a word undone */
@@ -315,18 +315,7 @@ int main(void){
       { "nyomtat\xC3\x84\xE2\x80\xA0\xC4\x80\xC2\xB3t", "nyomtat\xC4\x86\xC4\x80\xC2\xB3t", UTF8_CS_WINDOWS_1251, 0 },  /* not misread by that charset */
       { " o b\xC3\x85\xE2\x84\xA2\xC4\x86\xC2\xADzku, ", " o b\xC5\x99\xC4\x86\xC2\xADzku, ", UTF8_CS_WINDOWS_1252, 2 },  /* and Ć, which it has no byte for */
     };
-    size_t i;
-    int nBad = 0;
-    for(i=0; i<sizeof(a)/sizeof(a[0]); i++){
-      int got = utf8_sb_mixed_word((const unsigned char*)a[i].z, strlen(a[i].z),
-                                   (const unsigned char*)a[i].t, strlen(a[i].t), a[i].cs);
-      if( got!=a[i].want ){
-        printf("mixed word %d: got %d, want %d\n", (int)i, got, a[i].want);
-        nBad++;
-      }
-    }
-    printf("mixed word: %d cases, %d wrong\n", (int)i, nBad);
-    if( nBad==0 ) nPass++; else nFail++;
+    if( pair_cases("mixed word", utf8_sb_mixed_word, aMixed, COUNT(aMixed))==0 ) nPass++; else nFail++;
   }
 
   printf("reencode: %d passed, %d failed\n", nPass, nFail);
