@@ -162,13 +162,15 @@ static int reads_cheaper(const unsigned char *z, size_t n,
 }
 
 /* A value of CJK_SHORT_BYTES or more; under MOJI_MIN_BYTES, at the
-** margin CJK_SHORT_MARGIN (core/reencode.h). */
+** margin CJK_SHORT_MARGIN, or CJK_GLUED_MARGIN where each run of it
+** outside ASCII touches an ASCII letter (core/reencode.h). */
 static utf8_moji_charset read_cjk(const unsigned char *z, size_t n,
                                   unsigned char *out, size_t *pLen,
                                   unsigned char *scratch){
   utf8_moji_charset cs = moji_of(utf8_cjk_mojibake(z, n, out, pLen, scratch));
   if( cs!=UTF8_MOJI_COUNT && n<MOJI_MIN_BYTES
-   && !reads_cheaper(z, n, out, *pLen, CJK_SHORT_MARGIN) ){
+   && !reads_cheaper(z, n, out, *pLen, utf8_glued_runs(z, n) ? CJK_GLUED_MARGIN
+                                                              : CJK_SHORT_MARGIN) ){
     return UTF8_MOJI_COUNT;
   }
   return cs;

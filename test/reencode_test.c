@@ -22,7 +22,8 @@
 ** 4. utf8_guess_text_cheaper() on text and its misreading;
 ** 5. utf8_sb_between() on an answer with runs left and without, and
 **    utf8_sb_between_long();
-** 6. utf8_sb_mixed_word() on answers that undid half a word and not.
+** 6. utf8_sb_mixed_word() on answers that undid half a word and not;
+** 7. utf8_glued_runs().
 **
 ** The last line is "reencode: N passed, N failed".
 */
@@ -316,6 +317,17 @@ int main(void){
       { " o b\xC3\x85\xE2\x84\xA2\xC4\x86\xC2\xADzku, ", " o b\xC5\x99\xC4\x86\xC2\xADzku, ", UTF8_CS_WINDOWS_1252, 2 },  /* and Ć, which it has no byte for */
     };
     if( pair_cases("mixed word", utf8_sb_mixed_word, aMixed, COUNT(aMixed))==0 ) nPass++; else nFail++;
+  }
+
+  /* 7. utf8_glued_runs(): each run outside ASCII next to an ASCII letter */
+  {
+    static const char *azYes[] = { "s\xE7\x96\x86t filer", "PC\xEC\xB2\xA0\xEC\xB2\xA0" };
+    static const char *azNo[] = { "c \xE4\xBB\x8B\xE9\x9D\xA2", "abc def", "" };
+    int k, nBad = 0;
+    for(k=0; k<2; k++) nBad += utf8_glued_runs((const unsigned char*)azYes[k], strlen(azYes[k]))!=1;
+    for(k=0; k<3; k++) nBad += utf8_glued_runs((const unsigned char*)azNo[k], strlen(azNo[k]))!=0;
+    printf("glued runs: 5 cases, %d wrong\n", nBad);
+    if( nBad==0 ) nPass++; else nFail++;
   }
 
   printf("reencode: %d passed, %d failed\n", nPass, nFail);
