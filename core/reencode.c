@@ -79,10 +79,22 @@ static size_t encode_all(const unsigned char *s, size_t n, utf8_charset cs,
     unsigned char b[4];
     size_t m;
     if( s[i]<0x80 ){                 /* ASCII is itself in every charset */
+      size_t e = i+1;
       if( st.owed ) return 0;
-      if( out ) out[k] = s[i];
-      i++;
-      if( ++k>=n ) return 0;
+      /* the whole run at once (8 bytes at a time): clean text is mostly
+      ** ASCII, and each of a dozen charsets' cheap tests walks it */
+      for(;;){
+        uint64_t w;
+        if( e+8>n ) break;
+        memcpy(&w, s+e, 8);
+        if( w & 0x8080808080808080ull ) break;
+        e += 8;
+      }
+      while( e<n && s[e]<0x80 ) e++;
+      if( k+(e-i)>=n ) return 0;     /* k only grows: past n now if ever */
+      if( out ) memcpy(out+k, s+i, e-i);
+      k += e-i;
+      i = e;
       continue;
     }
     u = utf8_decode_unit(s+i, n-i);
