@@ -305,19 +305,76 @@ static const utf8_charset aSingle[] = {
 #define N_SINGLE (int)(sizeof(aSingle)/sizeof(aSingle[0]))
 static const utf8_charset aCp437[] = { UTF8_CS_IBM437 };
 
-/* The cheap test of the readings of aCs[0..nCs): a byte that is not
-** ASCII, then possible_of(). */
+/*
+** possible_of() for single-byte charsets aCs[0..nCs) (nCs <= 8), in one
+** walk of s for all of them: each writes a byte per character, so they
+** count alike, and only the stream of bytes each makes differs. Clean
+** text rules out every charset within a character or two (the first
+** accented letter is a lead byte followed by ASCII, or no byte at all).
+*/
+static int sb_possible_of(const unsigned char *s, size_t n,
+                          const utf8_charset *aCs, int nCs){
+  utf8_stream st[8];
+  int live = (1<<nCs)-1, multi = 0, j;
+  size_t i = 0, k = 0;
+  for(j=0; j<nCs; j++){ st[j].owed = 0; st[j].lo = 0x80; st[j].hi = 0xBF; }
+  while( i<n ){
+    utf8_unit u;
+    if( s[i]<0x80 ){                 /* a run of ASCII, as encode_all() */
+      size_t e = i+1;
+      for(j=0; j<nCs; j++) if( st[j].owed ) live &= ~(1<<j);
+      if( live==0 ) return 0;
+      for(;;){
+        uint64_t w;
+        if( e+8>n ) break;
+        memcpy(&w, s+e, 8);
+        if( w & 0x8080808080808080ull ) break;
+        e += 8;
+      }
+      while( e<n && s[e]<0x80 ) e++;
+      if( k+(e-i)>=n ) return 0;
+      k += e-i;
+      i = e;
+      continue;
+    }
+    u = utf8_decode_unit(s+i, n-i);
+    if( u.reason!=UTF8_OK ) return 0;
+    for(j=0; j<nCs; j++){
+      unsigned char b[4];
+      if( (live>>j & 1)==0 ) continue;
+      if( utf8_charset_encode(aCs[j], u.codepoint, b)==0 || !stream_byte(&st[j], b[0]) ){
+        live &= ~(1<<j);
+      }else if( b[0]>=0x80 ){
+        multi |= 1<<j;
+      }
+    }
+    if( live==0 ) return 0;
+    i += u.length;
+    if( ++k>=n ) return 0;
+  }
+  for(j=0; j<nCs; j++) if( st[j].owed ) live &= ~(1<<j);
+  return live & multi;
+}
+
+/* The cheap test of the readings of aCs[0..nCs), all single-byte: a byte
+** that is not ASCII, then sb_possible_of(). */
 static int sb_possible(const unsigned char *s, size_t n,
                        const utf8_charset *aCs, int nCs){
   size_t i;
   if( n<2 || n>CJK_MOJI_MAX ) return 0;
   for(i=0; i<n && s[i]<0x80; i++){}
   if( i==n ) return 0;
-  return possible_of(s, n, aCs, nCs);
+  return sb_possible_of(s, n, aCs, nCs);
 }
 
 int utf8_sb_mojibake_possible(const unsigned char *s, size_t n){
   return sb_possible(s, n, aSingle, N_SINGLE);
+}
+int utf8_sb_mojibake_possible_plain(const unsigned char *s, size_t n){
+  size_t i;
+  if( n<2 || n>CJK_MOJI_MAX ) return 0;
+  for(i=0; i<n && s[i]<0x80; i++){}
+  return i==n ? 0 : possible_of(s, n, aSingle, N_SINGLE);
 }
 
 int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,

@@ -160,7 +160,11 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 ** misread twice, half undone), while mojibake_eval's cp1257 row at seed
 ** 7 came back 96.3% at 10 bits, 74.4% at 60, 63.1% at 80. */
 #define SB_ALONE_MARGIN (80*4)
+/* The cheap test of utf8_sb_mojibake(): a mask of the charsets that may
+** read s; utf8_sb_mojibake_possible_plain() is the same answer found one
+** charset at a time, the reference the tests hold it to. */
 int utf8_sb_mojibake_possible(const unsigned char *s, size_t n);
+int utf8_sb_mojibake_possible_plain(const unsigned char *s, size_t n);
 int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                      size_t *pnOut, unsigned char *scratch);
 /* 1 if every single-byte charset that reads s[0..n) whole (exactly, into

@@ -23,7 +23,8 @@
 ** 5. utf8_sb_between() on an answer with runs left and without, and
 **    utf8_sb_between_long();
 ** 6. utf8_sb_mixed_word() on answers that undid half a word and not;
-** 7. utf8_glued_runs().
+** 7. utf8_glued_runs();
+** 8. utf8_sb_mojibake_possible() against its one-charset-at-a-time form.
 **
 ** The last line is "reencode: N passed, N failed".
 */
@@ -328,6 +329,54 @@ int main(void){
     for(k=0; k<3; k++) nBad += utf8_glued_runs((const unsigned char*)azNo[k], strlen(azNo[k]))!=0;
     printf("glued runs: 5 cases, %d wrong\n", nBad);
     if( nBad==0 ) nPass++; else nFail++;
+  }
+
+  /* 8. utf8_sb_mojibake_possible() (every single-byte charset in one
+  ** walk) against utf8_sb_mojibake_possible_plain() (one at a time): the
+  ** same mask for random text over the characters misreadings make and
+  ** for the phrases misread once and twice by each charset */
+  {
+    static const uint32_t aRange[][2] = {
+      {0x20, 0x7E}, {0x80, 0xFF}, {0x100, 0x17F}, {0x2C6, 0x2DD},
+      {0x400, 0x45F}, {0x2010, 0x2044}, {0x2122, 0x2122}, {0x20AC, 0x20AC},
+      {0x2500, 0x25A0}, {0x4E00, 0x4E40},
+    };
+    static const utf8_charset aMis[] = {
+      UTF8_CS_WINDOWS_1252, UTF8_CS_WINDOWS_1250, UTF8_CS_WINDOWS_1251,
+      UTF8_CS_MACINTOSH, UTF8_CS_WINDOWS_1257, UTF8_CS_ISO8859_2, UTF8_CS_IBM437,
+    };
+    unsigned char a[200], b[600], c[1800];
+    long nVal = 0, nPass8 = 0, nDiff = 0;
+    for(k=0; k<300000; k++){
+      int nChar = 1 + (int)(rnd()%12), i2, m1, m2;
+      size_t n = 0;
+      for(i2=0; i2<nChar; i2++){
+        const uint32_t *r = aRange[rnd()%10];
+        n += utf8_encode_scalar(r[0] + rnd()%(r[1]-r[0]+1), a+n);
+      }
+      m1 = utf8_sb_mojibake_possible(a, n);
+      m2 = utf8_sb_mojibake_possible_plain(a, n);
+      nVal++; nPass8 += m1!=0; nDiff += m1!=m2;
+    }
+    for(k=0; k<20000; k++){
+      char zP[256];
+      size_t n = phrase(zP), m, m2b;
+      const utf8_charset cs = aMis[rnd()%7];
+      m = utf8_charset_decode((unsigned char*)zP, n, cs, 0);
+      if( m>sizeof(b) ) continue;
+      utf8_charset_decode((unsigned char*)zP, n, cs, b);
+      nVal++;
+      nPass8 += utf8_sb_mojibake_possible(b, m)!=0;
+      nDiff += utf8_sb_mojibake_possible(b, m)!=utf8_sb_mojibake_possible_plain(b, m);
+      m2b = utf8_charset_decode(b, m, cs, 0);
+      if( m2b>sizeof(c) ) continue;
+      utf8_charset_decode(b, m, cs, c);
+      nVal++;
+      nPass8 += utf8_sb_mojibake_possible(c, m2b)!=0;
+      nDiff += utf8_sb_mojibake_possible(c, m2b)!=utf8_sb_mojibake_possible_plain(c, m2b);
+    }
+    printf("sb possible: %ld values, %ld possible, %ld masks differ\n", nVal, nPass8, nDiff);
+    if( nDiff==0 && nPass8>1000 ) nPass++; else nFail++;
   }
 
   printf("reencode: %d passed, %d failed\n", nPass, nFail);
