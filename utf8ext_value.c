@@ -210,7 +210,11 @@ static int has_c1(const unsigned char *z, size_t n){
 ** that holds a C1 control whose reading holds none is misread for sure:
 ** its reading is taken at any length and at reading_of()'s own margin
 ** (Arabic misread as windows-1250, "je z Ů" U+0083 "ŘŞ", 13 bytes,
-** reads as "je z كت" 35.75 bits cheaper, short of SB_ALONE_MARGIN). */
+** reads as "je z كت" 35.75 bits cheaper, short of SB_ALONE_MARGIN).
+** What it reads back is read again by the same charset alone, at any
+** length and at the reading's own margin (bSame: text misread twice as
+** ISO-8859-2, whose first reading back, sure for its C1 controls, is
+** "proveĂŻda", which the old engine would read as cp1250). */
 static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
                                          unsigned char *out, size_t *pLen,
                                          unsigned char *scratch){
@@ -245,6 +249,7 @@ typedef struct whole_reading {
                              size_t*, unsigned char*);
   int nOut, nScratch;     /* out and scratch need n times these, plus 4 */
   sqlite3_int64 nMin;     /* a stored value shorter is not read */
+  int bSame;              /* read again, the same charset alone at its margin */
 } whole_reading;
 
 /* Before the old engine, which would undo the rest of such a value and
@@ -252,17 +257,17 @@ typedef struct whole_reading {
 ** answer (core/reencode.h says when the whole reading wins); then after
 ** it. */
 static const whole_reading aBefore[] = {
-  { utf8_cesu_mojibake_possible, read_cesu, 1, 1, 0 },
-  { utf8_lossy_mojibake_possible, read_lossy, 1, 3, 0 },
+  { utf8_cesu_mojibake_possible, read_cesu, 1, 1, 0, 0 },
+  { utf8_lossy_mojibake_possible, read_lossy, 1, 3, 0, 0 },
 };
 static const whole_reading aSb[] = {
-  { utf8_sb_mojibake_possible, read_sb, 1, 2, 0 },
+  { utf8_sb_mojibake_possible, read_sb, 1, 2, 0, 0 },
 };
 static const whole_reading aAfter[] = {
-  { utf8_cjk_mojibake_possible, read_cjk, 1, 2, CJK_SHORT_BYTES },
-  { utf8_cp437_mojibake_possible, read_cp437, 1, 2, MOJI_MIN_BYTES },
-  { possible_c1, read_c1, 2, 0, 0 },           /* “ (3 bytes) for C2 93 */
-  { utf8_sb_mojibake_possible, read_sb_unknown, 1, 2, 0 },
+  { utf8_cjk_mojibake_possible, read_cjk, 1, 2, CJK_SHORT_BYTES, 0 },
+  { utf8_cp437_mojibake_possible, read_cp437, 1, 2, MOJI_MIN_BYTES, 0 },
+  { possible_c1, read_c1, 2, 0, 0, 0 },        /* “ (3 bytes) for C2 93 */
+  { utf8_sb_mojibake_possible, read_sb_unknown, 1, 2, 0, 1 },
 };
 
 /*
@@ -296,6 +301,10 @@ static int whole_readings(const whole_reading *aR, int nR,
     aNext = *paBuf;
     while( depth<=UTF8_MOJI_MAX_DEPTH ){
       cs = r->xRead(aCur, len, aNext, &lenNext, aScratch);
+      if( cs==UTF8_MOJI_COUNT && depth>0 && r->bSame ){
+        cs = moji_of(utf8_sb_mojibake_as(aCur, len, moji_charset(pChain[depth-1]),
+                                         aNext, &lenNext, aScratch));
+      }
       if( cs==UTF8_MOJI_COUNT ) break;
       if( depth==UTF8_MOJI_MAX_DEPTH ){ depth = 0; break; }   /* still more */
       pChain[depth++] = cs;

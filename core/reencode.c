@@ -384,6 +384,12 @@ int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
   return reading_of(s, n, aSingle, N_SINGLE, m, SB_MOJI_MARGIN, out, pnOut, scratch);
 }
 
+int utf8_sb_mojibake_as(const unsigned char *s, size_t n, utf8_charset cs,
+                        unsigned char *out, size_t *pnOut, unsigned char *scratch){
+  if( n<2 || n>CJK_MOJI_MAX || !encode_all(s, n, cs, 0) ) return -1;
+  return reading_of(s, n, &cs, 1, 1, SB_MOJI_MARGIN, out, pnOut, scratch);
+}
+
 int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
                           const unsigned char *t, size_t nt,
                           unsigned char *scratch){

@@ -171,6 +171,11 @@ int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 ** text: utf8_sb_mojibake's tests but the model's) makes t[0..nt), or none
 ** reads it; else 0. No reading of s can then give other text, and the
 ** model need not be asked. scratch needs room for 2n + 4 bytes. */
+/* utf8_sb_mojibake() by single-byte cs alone: cs, or -1. A value one
+** reading gave back is read again so (the caller's choice, for a chain of
+** one charset: utf8ext_value.c). */
+int utf8_sb_mojibake_as(const unsigned char *s, size_t n, utf8_charset cs,
+                        unsigned char *out, size_t *pnOut, unsigned char *scratch);
 int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
                           const unsigned char *t, size_t nt,
                           unsigned char *scratch);

@@ -24,7 +24,8 @@
 **    utf8_sb_between_long();
 ** 6. utf8_sb_mixed_word() on answers that undid half a word and not;
 ** 7. utf8_glued_runs();
-** 8. utf8_sb_mojibake_possible() against its one-charset-at-a-time form.
+** 8. utf8_sb_mojibake_possible() against its one-charset-at-a-time form;
+** 9. utf8_sb_mojibake_as().
 **
 ** The last line is "reencode: N passed, N failed".
 */
@@ -377,6 +378,22 @@ int main(void){
     }
     printf("sb possible: %ld values, %ld possible, %ld masks differ\n", nVal, nPass8, nDiff);
     if( nDiff==0 && nPass8>1000 ) nPass++; else nFail++;
+  }
+
+  /* 9. utf8_sb_mojibake_as(): one charset's reading alone (ISO-8859-2's of
+  ** Catalan misread once by it; windows-1251 has no such reading) */
+  {
+    static const char zIn[] = "Aquest mecanisme utilitza l'eina dedicada pam-auth-update (prove\xC4\x82\xC5\xBB" "da pel paquet libpam-runtime).";
+    static const char zWant[] = "Aquest mecanisme utilitza l'eina dedicada pam-auth-update (prove\xC3\xAF" "da pel paquet libpam-runtime).";
+    unsigned char aOut[256], aScr[600];
+    size_t len = 0, len2 = 0;
+    int a = utf8_sb_mojibake_as((const unsigned char*)zIn, strlen(zIn), UTF8_CS_ISO8859_2,
+                                aOut, &len, aScr);
+    int ok = a==UTF8_CS_ISO8859_2 && len==strlen(zWant) && memcmp(aOut, zWant, len)==0;
+    int b = utf8_sb_mojibake_as((const unsigned char*)zIn, strlen(zIn), UTF8_CS_WINDOWS_1251,
+                                aOut, &len2, aScr);
+    printf("sb as: iso-8859-2 %s, windows-1251 %d\n", ok ? "back" : "not back", b);
+    if( ok && b<0 ) nPass++; else nFail++;
   }
 
   printf("reencode: %d passed, %d failed\n", nPass, nFail);
