@@ -215,6 +215,12 @@ static int has_c1(const unsigned char *z, size_t n){
 ** length and at the reading's own margin (bSame: text misread twice as
 ** ISO-8859-2, whose first reading back, sure for its C1 controls, is
 ** "proveĂŻda", which the old engine would read as cp1250). */
+/* 1 if UTF-8 z[0..n) has an NBSP (C2 A0). */
+static int has_nbsp(const unsigned char *z, size_t n){
+  size_t i;
+  for(i=0; i+1<n; i++) if( z[i]==0xC2 && z[i+1]==0xA0 ) return 1;
+  return 0;
+}
 static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
                                          unsigned char *out, size_t *pLen,
                                          unsigned char *scratch){
@@ -225,7 +231,11 @@ static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
   if( cs==UTF8_MOJI_COUNT ) return UTF8_MOJI_COUNT;
   if( bC1 && !has_c1(out, *pLen) ) return cs;
   if( n<MOJI_MIN_BYTES ) return UTF8_MOJI_COUNT;
-  if( !reads_cheaper(z, n, out, *pLen, SB_ALONE_MARGIN) ) return UTF8_MOJI_COUNT;
+  if( !reads_cheaper(z, n, out, *pLen,
+                     (cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2) && !has_nbsp(z, n)
+                     ? SB_ALONE_MARGIN_UNKNOWN : SB_ALONE_MARGIN) ){
+    return UTF8_MOJI_COUNT;
+  }
   if( cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2 || cs==UTF8_MOJI_LATIN1
    || cs==UTF8_MOJI_MACROMAN ){
     return cs;
