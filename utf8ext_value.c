@@ -372,8 +372,8 @@ static int is_whole(const unsigned char *a, size_t na,
 ** text SB_MOJI_OVER_OLD less (the old engine judges each run alone and
 ** may leave some misread; SB_MOJI_OVER_OLD_C1 when z holds a C1 control,
 ** which text never does: z is misread for sure; SB_MOJI_BETWEEN,
-** SB_MOJI_BETWEEN_LONG and SB_MOJI_MIXED where its answer is a step on
-** the way or undid half a word, core/reencode.h).
+** SB_MOJI_BETWEEN_LONG, SB_MOJI_BETWEEN_OTHER and SB_MOJI_MIXED where its
+** answer is a step on the way or undid half a word, core/reencode.h).
 */
 static int old_engine(const unsigned char *z, sqlite3_int64 n,
                       unsigned char **paBuf, sqlite3_int64 *pnBuf,
@@ -420,6 +420,12 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
                              moji_charset(chain[0])) ){
       bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
                                       SB_MOJI_BETWEEN_LONG);
+    }
+    if( bTake==0 && d==1 && depth==1 && chain[0]!=pChain[0]
+     && utf8_sb_between_other(*paBuf, len, aWhole, (size_t)nWhole,
+                              moji_charset(chain[0]), moji_charset(pChain[0])) ){
+      bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
+                                      SB_MOJI_BETWEEN_OTHER);
     }
     if( bTake==0 && depth==1
      && utf8_sb_mixed_word(z, (size_t)n, *paBuf, len, moji_charset(pChain[0]))

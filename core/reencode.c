@@ -441,11 +441,25 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
 #define ALIGN_FOREIGN        32
 #define ALIGN_MIXED_FOREIGN  64
 #define ALIGN_SHORT_LEFT    128
+#define ALIGN_LEFT_READABLE 256
+
+/* 1 if UTF-8 a[0..n) has a character cs has no byte for. */
+static int has_foreign(const unsigned char *a, size_t n, utf8_charset cs){
+  size_t i = 0;
+  while( i<n ){
+    utf8_unit u = utf8_decode_unit(a+i, n-i);
+    unsigned char b[4];
+    if( u.reason!=UTF8_OK || utf8_charset_encode(cs, u.codepoint, b)==0 ) return 1;
+    i += u.length;
+  }
+  return 0;
+}
 
 /* How o[0..no) is w[0..nw) with some characters left misread as cs: an
 ** ALIGN_ mask, 0 when it is not. */
 static int sb_align(const unsigned char *o, size_t no,
-                    const unsigned char *w, size_t nw, utf8_charset cs){
+                    const unsigned char *w, size_t nw, utf8_charset cs,
+                    int csOther){
   size_t i = 0, j = 0, k;
   int mask = 0, word = 0;
   while( i<nw ){
@@ -474,6 +488,9 @@ static int sb_align(const unsigned char *o, size_t no,
       }
       word |= ALIGN_LEFT;
       if( u.length<3 ) mask |= ALIGN_SHORT_LEFT;
+      if( csOther>=0 && !has_foreign(aMis, m, (utf8_charset)csOther) ){
+        mask |= ALIGN_LEFT_READABLE;
+      }
       j += m;
     }
     mask |= word;
@@ -488,21 +505,29 @@ static int sb_align(const unsigned char *o, size_t no,
 
 int utf8_sb_between(const unsigned char *o, size_t no,
                     const unsigned char *w, size_t nw, utf8_charset cs){
-  int mask = sb_align(o, no, w, nw, cs);
+  int mask = sb_align(o, no, w, nw, cs, -1);
   return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP))
          == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
 }
 
 int utf8_sb_between_long(const unsigned char *o, size_t no,
                          const unsigned char *w, size_t nw, utf8_charset cs){
-  int mask = sb_align(o, no, w, nw, cs);
+  int mask = sb_align(o, no, w, nw, cs, -1);
   return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP|ALIGN_SHORT_LEFT))
+         == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
+}
+
+int utf8_sb_between_other(const unsigned char *o, size_t no,
+                          const unsigned char *w, size_t nw, utf8_charset cs,
+                          utf8_charset csOld){
+  int mask = sb_align(o, no, w, nw, cs, (int)csOld);
+  return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP|ALIGN_LEFT_READABLE))
          == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
 }
 
 int utf8_sb_mixed_word(const unsigned char *z, size_t n,
                        const unsigned char *t, size_t nt, utf8_charset cs){
-  int mask = sb_align(z, n, t, nt, cs);
+  int mask = sb_align(z, n, t, nt, cs, -1);
   if( (mask & (ALIGN_ALIGNED|ALIGN_MIXED))!=(ALIGN_ALIGNED|ALIGN_MIXED) ) return 0;
   return mask & ALIGN_MIXED_FOREIGN ? 2 : 1;
 }

@@ -25,7 +25,8 @@
 ** 6. utf8_sb_mixed_word() on answers that undid half a word and not;
 ** 7. utf8_glued_runs();
 ** 8. utf8_sb_mojibake_possible() against its one-charset-at-a-time form;
-** 9. utf8_sb_mojibake_as().
+** 9. utf8_sb_mojibake_as();
+** 10. utf8_sb_between_other().
 **
 ** The last line is "reencode: N passed, N failed".
 */
@@ -394,6 +395,21 @@ int main(void){
                                 aOut, &len2, aScr);
     printf("sb as: iso-8859-2 %s, windows-1251 %d\n", ok ? "back" : "not back", b);
     if( ok && b<0 ) nPass++; else nFail++;
+  }
+
+  /* 10. utf8_sb_between_other(): "Ć§" (ç as windows-1257) left by a
+  ** reader of cp1252, which has no Ć, and not by one of cp1250, which has */
+  {
+    static const char zW[] = "say\xC4\xB1lar\xC4\xB1n \xC3\xA7" "arpan";
+    static const char zO[] = "say\xC4\xB1lar\xC4\xB1n \xC4\x86\xC2\xA7" "arpan";
+    int bYes = utf8_sb_between_other((const unsigned char*)zO, strlen(zO),
+                                     (const unsigned char*)zW, strlen(zW),
+                                     UTF8_CS_WINDOWS_1257, UTF8_CS_WINDOWS_1252);
+    int bNo = utf8_sb_between_other((const unsigned char*)zO, strlen(zO),
+                                    (const unsigned char*)zW, strlen(zW),
+                                    UTF8_CS_WINDOWS_1257, UTF8_CS_WINDOWS_1250);
+    printf("between other: cp1252 %d, cp1250 %d\n", bYes, bNo);
+    if( bYes==1 && bNo==0 ) nPass++; else nFail++;
   }
 
   printf("reencode: %d passed, %d failed\n", nPass, nFail);
