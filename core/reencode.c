@@ -61,6 +61,20 @@ static int stream_byte(utf8_stream *p, unsigned char b){
   return 0;
 }
 
+/* The end of the run of ASCII that begins at s[i] (8 bytes at a time). */
+static size_t ascii_end(const unsigned char *s, size_t i, size_t n){
+  size_t e = i+1;
+  for(;;){
+    uint64_t w;
+    if( e+8>n ) break;
+    memcpy(&w, s+e, 8);
+    if( w & 0x8080808080808080ull ) break;
+    e += 8;
+  }
+  while( e<n && s[e]<0x80 ) e++;
+  return e;
+}
+
 /*
 ** s[0..n) encoded in cs, into out when it is not NULL: its length, or 0
 ** when cs has no bytes for one of its characters, or the bytes are not
@@ -79,18 +93,10 @@ static size_t encode_all(const unsigned char *s, size_t n, utf8_charset cs,
     unsigned char b[4];
     size_t m;
     if( s[i]<0x80 ){                 /* ASCII is itself in every charset */
-      size_t e = i+1;
+      /* the whole run at once: clean text is mostly ASCII, and each of a
+      ** dozen charsets' cheap tests walks it */
+      size_t e = ascii_end(s, i, n);
       if( st.owed ) return 0;
-      /* the whole run at once (8 bytes at a time): clean text is mostly
-      ** ASCII, and each of a dozen charsets' cheap tests walks it */
-      for(;;){
-        uint64_t w;
-        if( e+8>n ) break;
-        memcpy(&w, s+e, 8);
-        if( w & 0x8080808080808080ull ) break;
-        e += 8;
-      }
-      while( e<n && s[e]<0x80 ) e++;
       if( k+(e-i)>=n ) return 0;     /* k only grows: past n now if ever */
       if( out ) memcpy(out+k, s+i, e-i);
       k += e-i;
@@ -321,17 +327,9 @@ static int sb_possible_of(const unsigned char *s, size_t n,
   while( i<n ){
     utf8_unit u;
     if( s[i]<0x80 ){                 /* a run of ASCII, as encode_all() */
-      size_t e = i+1;
+      size_t e = ascii_end(s, i, n);
       for(j=0; j<nCs; j++) if( st[j].owed ) live &= ~(1<<j);
       if( live==0 ) return 0;
-      for(;;){
-        uint64_t w;
-        if( e+8>n ) break;
-        memcpy(&w, s+e, 8);
-        if( w & 0x8080808080808080ull ) break;
-        e += 8;
-      }
-      while( e<n && s[e]<0x80 ) e++;
       if( k+(e-i)>=n ) return 0;
       k += e-i;
       i = e;
