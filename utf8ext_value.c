@@ -195,6 +195,13 @@ static int has_c1(const unsigned char *z, size_t n){
   return 0;
 }
 
+/* 1 if UTF-8 z[0..n) has an NBSP (C2 A0). */
+static int has_nbsp(const unsigned char *z, size_t n){
+  size_t i;
+  for(i=0; i+1<n; i++) if( z[i]==0xC2 && z[i+1]==0xA0 ) return 1;
+  return 0;
+}
+
 /* The whole reading asked where nothing else read the value: the reading
 ** of all eight single-byte charsets, on a value of MOJI_MIN_BYTES or
 ** more, taken when its text costs SB_ALONE_MARGIN less than the value
@@ -215,12 +222,6 @@ static int has_c1(const unsigned char *z, size_t n){
 ** length and at the reading's own margin (bSame: text misread twice as
 ** ISO-8859-2, whose first reading back, sure for its C1 controls, is
 ** "proveĂŻda", which the old engine would read as cp1250). */
-/* 1 if UTF-8 z[0..n) has an NBSP (C2 A0). */
-static int has_nbsp(const unsigned char *z, size_t n){
-  size_t i;
-  for(i=0; i+1<n; i++) if( z[i]==0xC2 && z[i+1]==0xA0 ) return 1;
-  return 0;
-}
 static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
                                          unsigned char *out, size_t *pLen,
                                          unsigned char *scratch){
@@ -363,17 +364,52 @@ static int is_whole(const unsigned char *a, size_t na,
 }
 
 /*
+** How much less than the old engine's answer o[0..no) (its chain
+** pChain[0..depth)) the text of the whole reading w[0..nw) (chain[0..d))
+** must cost to replace it, for value z[0..n): SB_MOJI_OVER_OLD, or
+** SB_MOJI_OVER_OLD_C1 where z holds a C1 control; less where the answer
+** is plainly a step on the way to the whole reading (core/reencode.h):
+** runs left misread by the whole reading's charset (SB_MOJI_BETWEEN
+** where z holds a C1 control, SB_MOJI_BETWEEN_LONG where each is a
+** character of three bytes or more, SB_MOJI_BETWEEN_OTHER where the old
+** engine's charset has no byte for each), or half a word undone
+** (SB_MOJI_MIXED). The least margin that applies.
+*/
+static int32_t over_old(const unsigned char *z, size_t n,
+                        const unsigned char *o, size_t no,
+                        const utf8_moji_charset *pChain, int depth,
+                        const unsigned char *w, size_t nw,
+                        const utf8_moji_charset *chain, int d){
+  int bC1 = has_c1(z, n);
+  int32_t m = bC1 ? SB_MOJI_OVER_OLD_C1 : SB_MOJI_OVER_OLD;
+  utf8_charset csWhole = moji_charset(chain[0]), csOld = moji_charset(pChain[0]);
+  if( depth!=1 ) return m;
+  if( d==1 && bC1 && SB_MOJI_BETWEEN<m && utf8_sb_between(o, no, w, nw, csWhole) ){
+    m = SB_MOJI_BETWEEN;
+  }
+  if( d==1 && SB_MOJI_BETWEEN_LONG<m && utf8_sb_between_long(o, no, w, nw, csWhole) ){
+    m = SB_MOJI_BETWEEN_LONG;
+  }
+  if( d==1 && chain[0]!=pChain[0] && SB_MOJI_BETWEEN_OTHER<m
+   && utf8_sb_between_other(o, no, w, nw, csWhole, csOld) ){
+    m = SB_MOJI_BETWEEN_OTHER;
+  }
+  if( SB_MOJI_MIXED<m
+   && utf8_sb_mixed_word(z, n, o, no, csOld)>=(d>=2 || chain[0]==pChain[0] ? 1 : 2) ){
+    m = SB_MOJI_MIXED;
+  }
+  return m;
+}
+
+/*
 ** The old engine's answer for z[0..n), into *paBuf: how many misreadings
 ** it undid, 0, or -SQLITE_NOMEM. A single-byte charset's whole reading
 ** (aSb) replaces it where it makes other text and either the old
 ** engine's answer is a whole reading too (it undid every misread run,
 ** and the readings were weighed against each other: "sĂĽ" is "så" as
 ** iso-8859-2 and "sü" as cp1250) or the model prices the whole reading's
-** text SB_MOJI_OVER_OLD less (the old engine judges each run alone and
-** may leave some misread; SB_MOJI_OVER_OLD_C1 when z holds a C1 control,
-** which text never does: z is misread for sure; SB_MOJI_BETWEEN,
-** SB_MOJI_BETWEEN_LONG, SB_MOJI_BETWEEN_OTHER and SB_MOJI_MIXED where its
-** answer is a step on the way or undid half a word, core/reencode.h).
+** text over_old() less (the old engine judges each run alone and may
+** leave some misread).
 */
 static int old_engine(const unsigned char *z, sqlite3_int64 n,
                       unsigned char **paBuf, sqlite3_int64 *pnBuf,
@@ -409,34 +445,10 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
   if( d>0 && ((size_t)nWhole!=len || memcmp(aWhole, *paBuf, len)!=0)
    && !has_c1(aWhole, (size_t)nWhole) ){
     bTake = is_whole(*paBuf, len, pChain, depth, z, (size_t)n);
-    if( bTake==0 && d==1 && depth==1 && has_c1(z, (size_t)n)
-     && utf8_sb_between(*paBuf, len, aWhole, (size_t)nWhole,
-                        moji_charset(chain[0])) ){
-      bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
-                                      SB_MOJI_BETWEEN);
-    }
-    if( bTake==0 && d==1 && depth==1
-     && utf8_sb_between_long(*paBuf, len, aWhole, (size_t)nWhole,
-                             moji_charset(chain[0])) ){
-      bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
-                                      SB_MOJI_BETWEEN_LONG);
-    }
-    if( bTake==0 && d==1 && depth==1 && chain[0]!=pChain[0]
-     && utf8_sb_between_other(*paBuf, len, aWhole, (size_t)nWhole,
-                              moji_charset(chain[0]), moji_charset(pChain[0])) ){
-      bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
-                                      SB_MOJI_BETWEEN_OTHER);
-    }
-    if( bTake==0 && depth==1
-     && utf8_sb_mixed_word(z, (size_t)n, *paBuf, len, moji_charset(pChain[0]))
-        >=(d>=2 || chain[0]==pChain[0] ? 1 : 2) ){
-      bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
-                                      SB_MOJI_MIXED);
-    }
     if( bTake==0 ){
       bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
-                                      has_c1(z, (size_t)n) ? SB_MOJI_OVER_OLD_C1
-                                                           : SB_MOJI_OVER_OLD);
+                                      over_old(z, (size_t)n, *paBuf, len, pChain, depth,
+                                               aWhole, (size_t)nWhole, chain, d));
     }
   }
   if( bTake>0 ){
