@@ -249,29 +249,35 @@ int utf8_cjk_mojibake_possible(const unsigned char *s, size_t n){
 }
 
 /* How many bytes of a run begin at s[i] (0 if none): a halfwidth
-** katakana (U+FF61 to U+FF9F) in halfwidth_unit(), a byte outside ASCII
-** in high_unit(). */
+** katakana (U+FF61 to U+FF9F) in halfwidth_unit(), a character outside
+** ASCII in high_unit(). */
 static size_t halfwidth_unit(const unsigned char *s, size_t i, size_t n){
   return i+2<n && s[i]==0xEF
       && ((s[i+1]==0xBD && s[i+2]>=0xA1) || (s[i+1]==0xBE && s[i+2]<=0x9F)) ? 3 : 0;
 }
 static size_t high_unit(const unsigned char *s, size_t i, size_t n){
-  (void)n;
-  return s[i]>=0x80;
+  utf8_unit u;
+  if( s[i]<0x80 ) return 0;
+  u = utf8_decode_unit(s+i, n-i);
+  return u.length;
 }
 static int is_ascii_letter(unsigned char c){
   return (c|0x20)>='a' && (c|0x20)<='z';
 }
-/* 1 if s[0..n) has a run of unit() and an ASCII letter stands right
-** before or right after each. */
+/* 1 if s[0..n) has a run of unit(), each of at most nMax of them (any
+** number for 0), and an ASCII letter stands right before or right after
+** each. */
 static int runs_glued(const unsigned char *s, size_t n,
-                      size_t (*unit)(const unsigned char*, size_t, size_t)){
+                      size_t (*unit)(const unsigned char*, size_t, size_t),
+                      int nMax){
   size_t i = 0, m;
   int nRun = 0;
   while( i<n ){
     size_t a = i;
+    int nUnit = 0;
     if( unit(s, i, n)==0 ){ i++; continue; }
-    while( i<n && (m = unit(s, i, n))>0 ) i += m;
+    while( i<n && (m = unit(s, i, n))>0 ){ i += m; nUnit++; }
+    if( nMax>0 && nUnit>nMax ) return 0;
     if( !(a>0 && is_ascii_letter(s[a-1])) && !(i<n && is_ascii_letter(s[i])) ){
       return 0;
     }
@@ -282,11 +288,11 @@ static int runs_glued(const unsigned char *s, size_t n,
 /* Each run of halfwidth katakana glued so: "dﾃ｡rselo", "pﾃ･ det".
 ** Japanese sets its halfwidth words apart from Latin ones. */
 static int halfwidth_glued(const unsigned char *s, size_t n){
-  return runs_glued(s, n, halfwidth_unit);
+  return runs_glued(s, n, halfwidth_unit, 0);
 }
 
 int utf8_glued_runs(const unsigned char *s, size_t n){
-  return runs_glued(s, n, high_unit);
+  return runs_glued(s, n, high_unit, 1);
 }
 
 int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,

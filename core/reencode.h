@@ -58,26 +58,32 @@
 ** 97.9 and 94.6 -> 98.8), none wrong, no clean value changed. */
 #define CJK_SHORT_BYTES 8
 #define CJK_SHORT_MARGIN (50*4)
-/* The margin of such a value where each run of it outside ASCII has an
-** ASCII letter right before or right after it (utf8_glued_runs): one
-** Latin letter read as Big5 is one CJK character glued inside a Latin
-** word ("s疆t filer" for Danish "sæt filer"), which CJK text seldom
-** makes. mojibake_eval at 50 -> 40 bits: big5 95.8 -> 97.6%, euc-kr
-** 97.7 -> 99.0, gb18030 98.0 -> 98.4 (seeds 7 and 11: big5 93.9 -> 96.7
-** and 97.0 -> 98.3), none wrong, no clean value changed. Of 208,426
-** pieces of 8 to 12 bytes of the training side's Chinese, Japanese and
-** Korean lines so glued, 7 changed at 20 bits ("ftp站点tsx"), 0 at 30
-** and 40; of 219,557 Korean dictionary entries, glued to Latin acronyms
-** among them, 5 at 20 ("PC철철" as "PCöö"), 3 at 30, 0 at 40. */
-#define CJK_GLUED_MARGIN (40*4)
+/* The margin of such a value where each run of it outside ASCII is one
+** character with an ASCII letter right before or right after it
+** (utf8_glued_runs): one Latin letter read as Big5 is one CJK character
+** glued inside a Latin word ("s疆t filer" for Danish "sæt filer"), which
+** CJK text seldom makes. mojibake_eval at 50 -> 45 bits: big5 95.8 ->
+** 97.0%, euc-kr 97.7 -> 98.5, gb18030 98.0 -> 98.1 (seeds 7 and 11: big5
+** 93.9 -> 95.4 and 97.0 -> 97.7), none wrong, no clean value changed. An
+** adversarial round (a helper's, outside the tests: 3.7 million CJK
+** pieces glued to corpus words, acronyms and English words) found runs of
+** two and more at 40 bits changing 107 ("USB啪啪啪" as "USBžžž"); of one
+** character, 13 at 40 bits and 3 at 45 ("Orinta鱉tud", "error찼!"). Of
+** 208,426 pieces of 8 to 12 bytes of the training side's Chinese,
+** Japanese and Korean lines glued to Latin letters and 219,557 Korean
+** dictionary entries none changed ("ftp站点tsx" and "PC철철" did at 20
+** bits before runs were limited to one character). */
+#define CJK_GLUED_MARGIN (45*4)
 
 /* 0 when s[0..n) cannot be CJK mojibake: it has no CJK character (nor
 ** a halfwidth or fullwidth form), or no charset of the four encodes it
 ** into well-formed UTF-8 shorter than itself; else a mask of those that
 ** do. The cheap test (no model) before the reading. */
 int utf8_cjk_mojibake_possible(const unsigned char *s, size_t n);
-/* 1 if s[0..n) has a byte outside ASCII and each run of such bytes has
-** an ASCII letter right before or right after it; else 0. */
+/* 1 if s[0..n) has a character outside ASCII and each run of such is one
+** character with an ASCII letter right before or right after it ("s疆t
+** filer"; not "USB啪啪啪": real CJK text glues words of two and more to
+** Latin ones); else 0. */
 int utf8_glued_runs(const unsigned char *s, size_t n);
 
 /*
@@ -115,12 +121,16 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 /* The same for such a value where what the old engine kept is only runs
 ** that the whole reading's charset reads (utf8_sb_between): its answer
 ** is a step on the way to the whole reading, which is taken when the
-** model prices it lower at all (Greek "ή", a one-letter word, left as
-** "Î®" among undone words). Without a C1 control the same test at 20
+** model prices it 15 bits lower (Greek "ή", a one-letter word, left as
+** "Î®" among undone words): at 0 an adversarial round (a helper's) found
+** the real half of a value changed, "NIERZĘŻENIE" in capitals after
+** Polish misread as ISO-8859-2 (its "ĘŻ" is ʯ to it; 10.5 bits), and
+** mojibake_eval's cp1250+C1 row misread once came back 99.9%, at 15
+** 99.8% (99.3% before). Without a C1 control the same test at 20
 ** bits changed 27 of test/mojibake.test's values ("PÄŤ" beside misread
 ** Czech; "Café" NBSP "€" as "Caf頀"), the margins of those overlapping
 ** the eval's partial answers (21-47 bits against 3-60): it is not asked. */
-#define SB_MOJI_BETWEEN (0*4)
+#define SB_MOJI_BETWEEN (15*4)
 /* The same for any value where each run the old engine left is a
 ** character of three or four bytes (utf8_sb_between_long: "nguá»“n" for
 ** Vietnamese "nguồn" among undone words, Hangul "Í∞Ä" as MacRoman; real
@@ -175,7 +185,9 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 ** capitals, glued to 32 signs and to two of them, in pairs), 379 changed
 ** at 40 bits (375 a sign µ glued after a letter: "INSPEKTORĖµ" as
 ** "INSPEKTOR˵"), 40 at 50, 0 at 60 (8 at 60 where the value holds an
-** NBSP: "pensininkė" NBSP "µ"); mojibake_eval's cp1257 row misread once
+** NBSP: "pensininkė" NBSP "µ"; a later adversarial round, a helper's,
+** found 1 in 400,000 words with signs put in: "SUPIRKINĖµTOJA" as
+** "SUPIRKIN˵TOJA"); mojibake_eval's cp1257 row misread once
 ** came back 65.0% -> 73.5% (twice 84.4% -> 87.3%), iso-8859-2's 96.5% ->
 ** 96.7% (twice 84.2% -> 85.0%), none more wrong. */
 #define SB_ALONE_MARGIN_UNKNOWN (60*4)
