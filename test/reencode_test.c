@@ -324,12 +324,14 @@ int main(void){
 
   /* 7. utf8_glued_runs(): each run outside ASCII next to an ASCII letter */
   {
-    static const char *azYes[] = { "s\xE7\x96\x86t filer", "PC\xEC\xB2\xA0\xEC\xB2\xA0" };
-    static const char *azNo[] = { "c \xE4\xBB\x8B\xE9\x9D\xA2", "abc def", "" };
+    static const char *azYes[] = { "s\xE7\x96\x86t filer", "\xE7\xA6\xB3ovlasti" };
+    /* apart; no run; nothing; a run of two characters ("PC철철") */
+    static const char *azNo[] = { "c \xE4\xBB\x8B\xE9\x9D\xA2", "abc def", "",
+                                  "PC\xEC\xB2\xA0\xEC\xB2\xA0" };
     int k, nBad = 0;
     for(k=0; k<2; k++) nBad += utf8_glued_runs((const unsigned char*)azYes[k], strlen(azYes[k]))!=1;
-    for(k=0; k<3; k++) nBad += utf8_glued_runs((const unsigned char*)azNo[k], strlen(azNo[k]))!=0;
-    printf("glued runs: 5 cases, %d wrong\n", nBad);
+    for(k=0; k<4; k++) nBad += utf8_glued_runs((const unsigned char*)azNo[k], strlen(azNo[k]))!=0;
+    printf("glued runs: 6 cases, %d wrong\n", nBad);
     if( nBad==0 ) nPass++; else nFail++;
   }
 
