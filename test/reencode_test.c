@@ -322,7 +322,8 @@ int main(void){
     if( pair_cases("mixed word", utf8_sb_mixed_word, aMixed, COUNT(aMixed))==0 ) nPass++; else nFail++;
   }
 
-  /* 7. utf8_glued_runs(): each run outside ASCII next to an ASCII letter */
+  /* 7. utf8_glued_runs(): each run outside ASCII one character next to an
+  ** ASCII letter */
   {
     static const char *azYes[] = { "s\xE7\x96\x86t filer", "\xE7\xA6\xB3ovlasti" };
     /* apart; no run; nothing; a run of two characters ("PC철철") */
