@@ -198,15 +198,15 @@ int utf8_sb_mojibake_possible(const unsigned char *s, size_t n);
 int utf8_sb_mojibake_possible_plain(const unsigned char *s, size_t n);
 int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
                      size_t *pnOut, unsigned char *scratch);
-/* 1 if every single-byte charset that reads s[0..n) whole (exactly, into
-** text: utf8_sb_mojibake's tests but the model's) makes t[0..nt), or none
-** reads it; else 0. No reading of s can then give other text, and the
-** model need not be asked. scratch needs room for 2n + 4 bytes. */
 /* utf8_sb_mojibake() by single-byte cs alone: cs, or -1. A value one
 ** reading gave back is read again so (the caller's choice, for a chain of
 ** one charset: utf8ext_value.c). */
 int utf8_sb_mojibake_as(const unsigned char *s, size_t n, utf8_charset cs,
                         unsigned char *out, size_t *pnOut, unsigned char *scratch);
+/* 1 if every single-byte charset that reads s[0..n) whole (exactly, into
+** text: utf8_sb_mojibake's tests but the model's) makes t[0..nt), or none
+** reads it; else 0. No reading of s can then give other text, and the
+** model need not be asked. scratch needs room for 2n + 4 bytes. */
 int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
                           const unsigned char *t, size_t nt,
                           unsigned char *scratch);
@@ -222,12 +222,6 @@ int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
 */
 int utf8_sb_between(const unsigned char *o, size_t no,
                     const unsigned char *w, size_t nw, utf8_charset cs);
-/*
-** 1 if z[0..n) is t[0..nt) with some characters misread as single-byte
-** cs, and one word (between spaces or NBSPs) of t holds both a character
-** misread in z and one not ASCII that is not: an answer that undid half
-** a word; 2 when such a word keeps a character cs has no byte for; else 0.
-*/
 /* utf8_sb_between() where every character left misread is of three
 ** bytes or more. */
 int utf8_sb_between_long(const unsigned char *o, size_t no,
@@ -237,6 +231,12 @@ int utf8_sb_between_long(const unsigned char *o, size_t no,
 int utf8_sb_between_other(const unsigned char *o, size_t no,
                           const unsigned char *w, size_t nw, utf8_charset cs,
                           utf8_charset csOld);
+/*
+** 1 if z[0..n) is t[0..nt) with some characters misread as single-byte
+** cs, and one word (between spaces or NBSPs) of t holds both a character
+** misread in z and one not ASCII that is not: an answer that undid half
+** a word; 2 when such a word keeps a character cs has no byte for; else 0.
+*/
 int utf8_sb_mixed_word(const unsigned char *z, size_t n,
                        const unsigned char *t, size_t nt, utf8_charset cs);
 int utf8_cp437_mojibake_possible(const unsigned char *s, size_t n);
