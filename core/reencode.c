@@ -360,25 +360,26 @@ static int sb_possible_of(const unsigned char *s, size_t n,
   return live & multi;
 }
 
-/* The cheap test of the readings of aCs[0..nCs), all single-byte: a byte
-** that is not ASCII, then sb_possible_of(). */
-static int sb_possible(const unsigned char *s, size_t n,
-                       const utf8_charset *aCs, int nCs){
+/* 1 if a single-byte charset's reading of s[0..n) is worth a look: a
+** value of a readable length with a byte that is not ASCII. */
+static int sb_worth(const unsigned char *s, size_t n){
   size_t i;
   if( n<2 || n>CJK_MOJI_MAX ) return 0;
   for(i=0; i<n && s[i]<0x80; i++){}
-  if( i==n ) return 0;
-  return sb_possible_of(s, n, aCs, nCs);
+  return i<n;
+}
+
+/* The cheap test of the readings of aCs[0..nCs), all single-byte. */
+static int sb_possible(const unsigned char *s, size_t n,
+                       const utf8_charset *aCs, int nCs){
+  return sb_worth(s, n) ? sb_possible_of(s, n, aCs, nCs) : 0;
 }
 
 int utf8_sb_mojibake_possible(const unsigned char *s, size_t n){
   return sb_possible(s, n, aSingle, N_SINGLE);
 }
 int utf8_sb_mojibake_possible_plain(const unsigned char *s, size_t n){
-  size_t i;
-  if( n<2 || n>CJK_MOJI_MAX ) return 0;
-  for(i=0; i<n && s[i]<0x80; i++){}
-  return i==n ? 0 : possible_of(s, n, aSingle, N_SINGLE);
+  return sb_worth(s, n) ? possible_of(s, n, aSingle, N_SINGLE) : 0;
 }
 
 int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
@@ -390,7 +391,8 @@ int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 
 int utf8_sb_mojibake_as(const unsigned char *s, size_t n, utf8_charset cs,
                         unsigned char *out, size_t *pnOut, unsigned char *scratch){
-  if( n<2 || n>CJK_MOJI_MAX || !encode_all(s, n, cs, 0) ) return -1;
+  /* reading_of() encodes it in cs, and finds nothing where that fails */
+  if( n<2 || n>CJK_MOJI_MAX ) return -1;
   return reading_of(s, n, &cs, 1, 1, SB_MOJI_MARGIN, out, pnOut, scratch);
 }
 
