@@ -402,6 +402,41 @@ static int32_t over_old(const unsigned char *z, size_t n,
 }
 
 /*
+** Where the old engine read z[0..n) by windows-1250 depth times into
+** o[0..*pLen), iso-8859-2's reading as many times, when it makes other
+** text, with no C1 control, that the model prices SB_ISO_OVER_1250 lower
+** (core/reencode.h: the two charsets put a few letters at other bytes),
+** into o instead (no longer: both write a byte per character). 1 if
+** taken, 0 if not, -SQLITE_NOMEM.
+*/
+static int iso_instead(const unsigned char *z, size_t n, unsigned char *o,
+                       size_t *pLen, utf8_moji_charset *pChain, int depth){
+  unsigned char *aBuf, *aNext;
+  const unsigned char *aCur = z;
+  size_t len = n;
+  int k, bTake = 0;
+  if( depth<=0 ) return 0;
+  for(k=0; k<depth; k++) if( pChain[k]!=UTF8_MOJI_CP1250 ) return 0;
+  aBuf = sqlite3_malloc64(4*(sqlite3_uint64)n + 8);   /* two scratches */
+  if( aBuf==0 ) return -SQLITE_NOMEM;
+  aNext = aBuf;
+  for(k=0; k<depth && len>0; k++){
+    len = utf8_sb_read_exact(aCur, len, UTF8_CS_ISO8859_2, aNext);
+    aCur = aNext;
+    aNext = aNext==aBuf ? aBuf + 2*n + 4 : aBuf;
+  }
+  if( len>0 && (len!=*pLen || memcmp(aCur, o, len)!=0) && !has_c1(aCur, len)
+   && utf8_guess_text_cheaper(aCur, len, o, *pLen, SB_ISO_OVER_1250) ){
+    memcpy(o, aCur, len);
+    *pLen = len;
+    for(k=0; k<depth; k++) pChain[k] = UTF8_MOJI_ISO8859_2;
+    bTake = 1;
+  }
+  sqlite3_free(aBuf);
+  return bTake;
+}
+
+/*
 ** The old engine's answer for z[0..n), into *paBuf: how many misreadings
 ** it undid, 0, or -SQLITE_NOMEM. A single-byte charset's whole reading
 ** (aSb) replaces it where it makes other text and either the old
@@ -460,6 +495,7 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
   sqlite3_free(aWhole);
   if( d<0 ) return d;
   if( bTake<0 ) return bTake;
+  if( iso_instead(z, (size_t)n, *paBuf, &len, pChain, depth)<0 ) return -SQLITE_NOMEM;
   *pnOut = (sqlite3_int64)len;
   return depth;
 }

@@ -396,6 +396,11 @@ int utf8_sb_mojibake_as(const unsigned char *s, size_t n, utf8_charset cs,
   return reading_of(s, n, &cs, 1, 1, SB_MOJI_MARGIN, out, pnOut, scratch);
 }
 
+size_t utf8_sb_read_exact(const unsigned char *s, size_t n, utf8_charset cs,
+                          unsigned char *scratch){
+  return n>0 && n<=CJK_MOJI_MAX ? exact_reading(s, n, cs, scratch) : 0;
+}
+
 int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
                           const unsigned char *t, size_t nt,
                           unsigned char *scratch){
