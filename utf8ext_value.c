@@ -390,6 +390,9 @@ static int32_t over_old(const unsigned char *z, size_t n,
   if( d==1 && SB_MOJI_BETWEEN_LONG<m && utf8_sb_between_long(o, no, w, nw, csWhole) ){
     m = SB_MOJI_BETWEEN_LONG;
   }
+  if( d==1 && SB_MOJI_BETWEEN_EDGE<m && utf8_sb_between_edge(o, no, w, nw, csWhole) ){
+    m = SB_MOJI_BETWEEN_EDGE;
+  }
   if( d==1 && chain[0]!=pChain[0] && SB_MOJI_BETWEEN_OTHER<m
    && utf8_sb_between_other(o, no, w, nw, csWhole, csOld) ){
     m = SB_MOJI_BETWEEN_OTHER;
