@@ -375,6 +375,14 @@ static int is_whole(const unsigned char *a, size_t na,
 ** engine's charset has no byte for each), or half a word undone
 ** (SB_MOJI_MIXED). The least margin that applies.
 */
+/* 1 if chains a[0..d) and b[0..d) both read by one charset, the same. */
+static int one_charset(const utf8_moji_charset *a, const utf8_moji_charset *b,
+                       int d){
+  int k;
+  for(k=0; k<d; k++) if( a[k]!=a[0] || b[k]!=a[0] ) return 0;
+  return 1;
+}
+
 static int32_t over_old(const unsigned char *z, size_t n,
                         const unsigned char *o, size_t no,
                         const utf8_moji_charset *pChain, int depth,
@@ -383,6 +391,10 @@ static int32_t over_old(const unsigned char *z, size_t n,
   int bC1 = has_c1(z, n);
   int32_t m = bC1 ? SB_MOJI_OVER_OLD_C1 : SB_MOJI_OVER_OLD;
   utf8_charset csWhole = moji_charset(chain[0]), csOld = moji_charset(pChain[0]);
+  if( depth>1 && d==depth && one_charset(pChain, chain, d)
+   && utf8_sb_between_edge(o, no, w, nw, csWhole) ){
+    return SB_MOJI_BETWEEN_EDGE;         /* the least margin of those below */
+  }
   if( depth!=1 ) return m;
   if( d==1 && bC1 && SB_MOJI_BETWEEN<m && utf8_sb_between(o, no, w, nw, csWhole) ){
     m = SB_MOJI_BETWEEN;

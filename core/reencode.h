@@ -154,7 +154,12 @@ int utf8_cjk_mojibake(const unsigned char *s, size_t n, unsigned char *out,
 ** -> 96.4 (wrong 0.7 -> 0.0), 93.6 -> 93.7, 95.6 -> 95.8; cp1251 95.6
 ** -> 95.9 (0.4 -> 0.1), 96.0 alike, 95.5 -> 95.7; MacRoman 98.1 -> 98.7
 ** (0.9 -> 0.3), 98.4 -> 98.6, 98.5 -> 98.8; no other row, no clean
-** value. */
+** value. The same where the old engine read the value twice or more, by
+** one charset, and the whole reading reads it as often by that charset
+** (the character left is then misread once: "Ä›" of "ě" misread twice
+** as cp1250): cp1250 misread twice 98.3 -> 98.7 (wrong 1.3 -> 0.9),
+** MacRoman twice 99.1 -> 99.5 (0.9 -> 0.5); seed 11: cp1251 twice 99.3
+** -> 99.8 (after both rules), MacRoman 99.0 -> 99.6. */
 #define SB_MOJI_BETWEEN_EDGE (30*4)
 /* The same where the whole reading's charset is not the old engine's and
 ** each run the old engine left holds a character its own charset has no
