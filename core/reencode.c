@@ -443,8 +443,8 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
 ** left misread (SHORT_LEFT), a run left that holds an NBSP (NBSP), a
 ** word (between spaces or NBSPs) with one kept and one left (MIXED),
 ** the kept one a character cs has no byte for (FOREIGN, and then
-** MIXED_FOREIGN), one left inside the value or misread as letters that
-** each have a case (LEFT_INSIDE). */
+** MIXED_FOREIGN), one left misread as letters that each have a case
+** (LEFT_CASED). */
 #define ALIGN_ALIGNED         1
 #define ALIGN_KEPT            2
 #define ALIGN_LEFT            4
@@ -454,7 +454,7 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
 #define ALIGN_MIXED_FOREIGN  64
 #define ALIGN_SHORT_LEFT    128
 #define ALIGN_LEFT_READABLE 256
-#define ALIGN_LEFT_INSIDE   512
+#define ALIGN_LEFT_CASED    512
 
 /* 1 if UTF-8 a[0..n) has a character cs has no byte for. */
 static int has_foreign(const unsigned char *a, size_t n, utf8_charset cs){
@@ -512,7 +512,7 @@ static int sb_align(const unsigned char *o, size_t no,
       }
       word |= ALIGN_LEFT;
       if( u.length<3 ) mask |= ALIGN_SHORT_LEFT;
-      if( (i>0 && i+u.length<nw) || all_cased(aMis, m) ) mask |= ALIGN_LEFT_INSIDE;
+      if( all_cased(aMis, m) ) mask |= ALIGN_LEFT_CASED;
       if( csOther>=0 && !has_foreign(aMis, m, (utf8_charset)csOther) ){
         mask |= ALIGN_LEFT_READABLE;
       }
@@ -542,10 +542,10 @@ int utf8_sb_between_long(const unsigned char *o, size_t no,
          == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
 }
 
-int utf8_sb_between_edge(const unsigned char *o, size_t no,
-                         const unsigned char *w, size_t nw, utf8_charset cs){
+int utf8_sb_between_uncased(const unsigned char *o, size_t no,
+                            const unsigned char *w, size_t nw, utf8_charset cs){
   int mask = sb_align(o, no, w, nw, cs, -1);
-  return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP|ALIGN_LEFT_INSIDE))
+  return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP|ALIGN_LEFT_CASED))
          == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
 }
 
