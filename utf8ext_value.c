@@ -421,15 +421,19 @@ static int32_t over_old(const unsigned char *z, size_t n,
 ** o[0..*pLen), iso-8859-2's reading as many times, when it makes other
 ** text, with no C1 control, that the model prices SB_ISO_OVER_1250 lower
 ** (core/reencode.h: the two charsets put a few letters at other bytes),
-** into o instead (no longer: both write a byte per character). 1 if
-** taken, 0 if not, -SQLITE_NOMEM.
+** into o instead (no longer: both write a byte per character). Where the
+** two hold a letter of either case at one place, the one whose letter is
+** out of step with its neighbours is no text (utf8_sb_case_apart():
+** "KÜrper" against "Körper", "HöVELYEZ" against "HÜVELYEZ"): the other is
+** taken (at any margin the model gives) or kept. 1 if taken, 0 if not,
+** -SQLITE_NOMEM.
 */
 static int iso_instead(const unsigned char *z, size_t n, unsigned char *o,
                        size_t *pLen, utf8_moji_charset *pChain, int depth){
   unsigned char *aBuf, *aNext;
   const unsigned char *aCur = z;
   size_t len = n;
-  int k, bTake = 0;
+  int k, bTake = 0, bCase;
   if( depth<=0 ) return 0;
   for(k=0; k<depth; k++) if( pChain[k]!=UTF8_MOJI_CP1250 ) return 0;
   aBuf = sqlite3_malloc64(4*(sqlite3_uint64)n + 8);   /* two scratches */
@@ -440,8 +444,9 @@ static int iso_instead(const unsigned char *z, size_t n, unsigned char *o,
     aCur = aNext;
     aNext = aNext==aBuf ? aBuf + 2*n + 4 : aBuf;
   }
-  if( len>0 && (len!=*pLen || memcmp(aCur, o, len)!=0) && !has_c1(aCur, len)
-   && utf8_guess_text_cheaper(aCur, len, o, *pLen, SB_ISO_OVER_1250) ){
+  bCase = len>0 ? utf8_sb_case_apart(aCur, len, o, *pLen) : 0;
+  if( len>0 && (len!=*pLen || memcmp(aCur, o, len)!=0) && !has_c1(aCur, len) && bCase>=0
+   && utf8_guess_text_cheaper(aCur, len, o, *pLen, bCase>0 ? 0 : SB_ISO_OVER_1250) ){
     memcpy(o, aCur, len);
     *pLen = len;
     for(k=0; k<depth; k++) pChain[k] = UTF8_MOJI_ISO8859_2;

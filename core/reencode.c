@@ -401,6 +401,55 @@ size_t utf8_sb_read_exact(const unsigned char *s, size_t n, utf8_charset cs,
   return n>0 && n<=CJK_MOJI_MAX ? exact_reading(s, n, cs, scratch) : 0;
 }
 
+/* The case of the character at a[i] (0 none, 1 small, 2 capital), its
+** length into *pLen. */
+static unsigned case_at(const unsigned char *a, size_t n, size_t i, size_t *pLen){
+  utf8_unit u = utf8_decode_unit(a+i, n-i);
+  *pLen = u.length;
+  return utf8_model_info(u.codepoint)>>9 & 3;
+}
+
+/* 1 if the letter of case k at a[i..i+len) is out of step with the
+** letters beside it: a capital after a small letter ("PasswÜrter") or
+** between a capital and a small one ("KÜrper"), a small letter between
+** capitals ("HöVELYEZ"). */
+static int case_odd(const unsigned char *a, size_t n, size_t i, size_t len,
+                    unsigned k){
+  unsigned before = 0, after = 0;
+  size_t m;
+  if( i>0 ){
+    size_t p = i-1;
+    while( p>0 && (a[p]&0xC0)==0x80 ) p--;
+    before = case_at(a, n, p, &m);
+  }
+  if( i+len<n ) after = case_at(a, n, i+len, &m);
+  if( k==2 ) return before==1 || (before==2 && after==1);
+  if( k==1 ) return before==2 && after==2;
+  return 0;
+}
+
+int utf8_sb_case_apart(const unsigned char *a, size_t na,
+                       const unsigned char *b, size_t nb){
+  size_t i = 0, j = 0;
+  int bFlip = 0, bOddA = 0, bOddB = 0;
+  while( i<na && j<nb ){
+    utf8_unit u = utf8_decode_unit(a+i, na-i), v = utf8_decode_unit(b+j, nb-j);
+    if( u.reason!=UTF8_OK || v.reason!=UTF8_OK ) return 0;
+    if( u.codepoint!=v.codepoint ){
+      unsigned kx = utf8_model_info(u.codepoint)>>9 & 3;
+      unsigned ky = utf8_model_info(v.codepoint)>>9 & 3;
+      if( kx==0 || ky==0 ) return 0;           /* not two letters: apart */
+      if( kx!=ky ) bFlip = 1;
+      bOddA |= case_odd(a, na, i, u.length, kx);
+      bOddB |= case_odd(b, nb, j, v.length, ky);
+    }
+    i += u.length;
+    j += v.length;
+  }
+  if( !bFlip || bOddA==bOddB ) return 0;
+  return bOddB ? 1 : -1;
+}
+
 int utf8_sb_mojibake_only(const unsigned char *s, size_t n,
                           const unsigned char *t, size_t nt,
                           unsigned char *scratch){

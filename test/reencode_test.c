@@ -27,7 +27,8 @@
 ** 8. utf8_sb_mojibake_possible() against its one-charset-at-a-time form;
 ** 9. utf8_sb_mojibake_as();
 ** 10. utf8_sb_between_other();
-** 11. utf8_sb_between_uncased().
+** 11. utf8_sb_between_uncased();
+** 12. utf8_sb_case_apart().
 **
 ** The last line is "reencode: N passed, N failed".
 */
@@ -427,6 +428,28 @@ int main(void){
       { "\xC3\x84\xE2\x80\x94 ra\xC5\xA1yti \xC4\xAF fail\xC4\x85", "\xC3\x84\xE2\x80\x94 ra\xC5\xA1yti \xC4\xAF fail\xC4\x85", UTF8_CS_WINDOWS_1250, 0 },  /* none left: the same text */
     };
     if( pair_cases("between uncased", utf8_sb_between_uncased, aUncased, COUNT(aUncased))==0 ) nPass++; else nFail++;
+  }
+
+  /* 12. utf8_sb_case_apart(): a letter of either case at one place, the
+  ** one out of step with its neighbours no text */
+  {
+    static const struct { const char *a, *b; int want; } aCase[] = {
+      { "K\xC3\xB6rper", "K\xC3\x9Crper", 1 },        /* Körper, KÜrper */
+      { "H\xC3\xB6VELYEZ", "H\xC3\x9CVELYEZ", -1 },   /* HöVELYEZ, HÜVELYEZ */
+      { "\xC3\xB6zerine", "\xC3\x9Czerine", 0 },      /* özerine, Üzerine */
+      { "l\xC3\xA1", "l\xC3\xA5", 0 },                /* lá, lå: one case */
+    };
+    int i, nBad = 0;
+    for(i=0; i<COUNT(aCase); i++){
+      int got = utf8_sb_case_apart((const unsigned char*)aCase[i].a, strlen(aCase[i].a),
+                                   (const unsigned char*)aCase[i].b, strlen(aCase[i].b));
+      if( got!=aCase[i].want ){
+        printf("case apart %d: got %d, want %d\n", i, got, aCase[i].want);
+        nBad++;
+      }
+    }
+    printf("case apart: %d cases, %d wrong\n", COUNT(aCase), nBad);
+    if( nBad==0 ) nPass++; else nFail++;
   }
 
   printf("reencode: %d passed, %d failed\n", nPass, nFail);
