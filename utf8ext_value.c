@@ -205,8 +205,10 @@ static int has_nbsp(const unsigned char *z, size_t n){
 /* The whole reading asked where nothing else read the value: the reading
 ** of all eight single-byte charsets, on a value of MOJI_MIN_BYTES or
 ** more, taken when its text costs SB_ALONE_MARGIN less than the value
-** (core/reencode.h) and windows-1257 or iso-8859-2 (which the old engine
-** does not know), latin1 (text whose C1 controls windows-1252 cannot
+** (core/reencode.h; SB_ALONE_MARGIN_UNKNOWN, or SB_ALONE_MARGIN_UNCASED
+** where each character it reads back is of two bytes and none was
+** misread as cased letters, for those two on a value with no NBSP) and
+** windows-1257 or iso-8859-2 (which the old engine does not know), latin1 (text whose C1 controls windows-1252 cannot
 ** encode) or macintosh (Arabic, Thai, Hebrew read as MacRoman, which the
 ** old engine leaves) won, or the value holds a C1 control and its
 ** reading none (a C1 control is no text). Other values that
@@ -234,7 +236,9 @@ static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
   if( n<MOJI_MIN_BYTES ) return UTF8_MOJI_COUNT;
   if( !reads_cheaper(z, n, out, *pLen,
                      (cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2) && !has_nbsp(z, n)
-                     ? SB_ALONE_MARGIN_UNKNOWN : SB_ALONE_MARGIN) ){
+                     ? (utf8_sb_misread_uncased(z, n, out, *pLen, moji_charset(cs))
+                        ? SB_ALONE_MARGIN_UNCASED : SB_ALONE_MARGIN_UNKNOWN)
+                     : SB_ALONE_MARGIN) ){
     return UTF8_MOJI_COUNT;
   }
   if( cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2 || cs==UTF8_MOJI_LATIN1

@@ -504,6 +504,7 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
 #define ALIGN_SHORT_LEFT    128
 #define ALIGN_LEFT_READABLE 256
 #define ALIGN_LEFT_CASED    512
+#define ALIGN_LONG_LEFT    1024
 
 /* 1 if UTF-8 a[0..n) has a character cs has no byte for. */
 static int has_foreign(const unsigned char *a, size_t n, utf8_charset cs){
@@ -560,7 +561,7 @@ static int sb_align(const unsigned char *o, size_t no,
         if( aMis[k]==0xC2 && aMis[k+1]==0xA0 ) mask |= ALIGN_NBSP;
       }
       word |= ALIGN_LEFT;
-      if( u.length<3 ) mask |= ALIGN_SHORT_LEFT;
+      mask |= u.length<3 ? ALIGN_SHORT_LEFT : ALIGN_LONG_LEFT;
       if( all_cased(aMis, m) ) mask |= ALIGN_LEFT_CASED;
       if( csOther>=0 && !has_foreign(aMis, m, (utf8_charset)csOther) ){
         mask |= ALIGN_LEFT_READABLE;
@@ -596,6 +597,13 @@ int utf8_sb_between_uncased(const unsigned char *o, size_t no,
   int mask = sb_align(o, no, w, nw, cs, -1);
   return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP|ALIGN_LEFT_CASED))
          == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
+}
+
+int utf8_sb_misread_uncased(const unsigned char *z, size_t n,
+                            const unsigned char *w, size_t nw, utf8_charset cs){
+  int mask = sb_align(z, n, w, nw, cs, -1);
+  return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP|ALIGN_LEFT_CASED
+                  |ALIGN_LONG_LEFT)) == (ALIGN_ALIGNED|ALIGN_LEFT);
 }
 
 int utf8_sb_between_other(const unsigned char *o, size_t no,

@@ -28,7 +28,8 @@
 ** 9. utf8_sb_mojibake_as();
 ** 10. utf8_sb_between_other();
 ** 11. utf8_sb_between_uncased();
-** 12. utf8_sb_case_apart().
+** 12. utf8_sb_case_apart();
+** 13. utf8_sb_misread_uncased().
 **
 ** The last line is "reencode: N passed, N failed".
 */
@@ -450,6 +451,17 @@ int main(void){
     }
     printf("case apart: %d cases, %d wrong\n", COUNT(aCase), nBad);
     if( nBad==0 ) nPass++; else nFail++;
+  }
+
+  /* 13. utf8_sb_misread_uncased(): a value all misread, each character
+  ** of two bytes, none misread as cased letters */
+  {
+    static const pair_case aMisread[] = {
+      { "\xC4\x86\xC2\xA9s una", "\xC3\xA9s una", UTF8_CS_WINDOWS_1257, 1 },  /* és una */
+      { "upravlja\xC4\x8D\xC2\xB3\xC2\xB5", "upravlja\xE8\xB3\xB5", UTF8_CS_WINDOWS_1257, 0 },  /* one CJK character */
+      { "un \xC4\x86\xC2\xA9 \xC3\xA9", "un \xC3\xA9 \xC3\xA9", UTF8_CS_WINDOWS_1257, 0 },  /* one é kept */
+    };
+    if( pair_cases("misread uncased", utf8_sb_misread_uncased, aMisread, COUNT(aMisread))==0 ) nPass++; else nFail++;
   }
 
   printf("reencode: %d passed, %d failed\n", nPass, nFail);
