@@ -396,8 +396,8 @@ static int32_t over_old(const unsigned char *z, size_t n,
   int32_t m = bC1 ? SB_MOJI_OVER_OLD_C1 : SB_MOJI_OVER_OLD;
   utf8_charset csWhole = moji_charset(chain[0]), csOld = moji_charset(pChain[0]);
   if( depth>1 && d==depth && one_charset(pChain, chain, d)
-   && utf8_sb_between_uncased(o, no, w, nw, csWhole) ){
-    return SB_MOJI_BETWEEN_UNCASED;      /* the least margin of those below */
+   && utf8_sb_between_edge(o, no, w, nw, csWhole) ){
+    return SB_MOJI_BETWEEN_EDGE;      /* the least margin of those below */
   }
   if( depth!=1 ) return m;
   if( d==1 && bC1 && SB_MOJI_BETWEEN<m && utf8_sb_between(o, no, w, nw, csWhole) ){
@@ -406,8 +406,8 @@ static int32_t over_old(const unsigned char *z, size_t n,
   if( d==1 && SB_MOJI_BETWEEN_LONG<m && utf8_sb_between_long(o, no, w, nw, csWhole) ){
     m = SB_MOJI_BETWEEN_LONG;
   }
-  if( d==1 && SB_MOJI_BETWEEN_UNCASED<m && utf8_sb_between_uncased(o, no, w, nw, csWhole) ){
-    m = SB_MOJI_BETWEEN_UNCASED;
+  if( d==1 && SB_MOJI_BETWEEN_EDGE<m && utf8_sb_between_edge(o, no, w, nw, csWhole) ){
+    m = SB_MOJI_BETWEEN_EDGE;
   }
   if( d==1 && chain[0]!=pChain[0] && SB_MOJI_BETWEEN_OTHER<m
    && utf8_sb_between_other(o, no, w, nw, csWhole, csOld) ){

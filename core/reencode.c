@@ -493,7 +493,8 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
 ** word (between spaces or NBSPs) with one kept and one left (MIXED),
 ** the kept one a character cs has no byte for (FOREIGN, and then
 ** MIXED_FOREIGN), one left misread as letters that each have a case
-** (LEFT_CASED). */
+** (LEFT_CASED), one left that is neither the first character of w nor
+** its last (LEFT_INSIDE), one left of three bytes or more (LONG_LEFT). */
 #define ALIGN_ALIGNED         1
 #define ALIGN_KEPT            2
 #define ALIGN_LEFT            4
@@ -505,6 +506,7 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
 #define ALIGN_LEFT_READABLE 256
 #define ALIGN_LEFT_CASED    512
 #define ALIGN_LONG_LEFT    1024
+#define ALIGN_LEFT_INSIDE  2048
 
 /* 1 if UTF-8 a[0..n) has a character cs has no byte for. */
 static int has_foreign(const unsigned char *a, size_t n, utf8_charset cs){
@@ -563,6 +565,7 @@ static int sb_align(const unsigned char *o, size_t no,
       word |= ALIGN_LEFT;
       mask |= u.length<3 ? ALIGN_SHORT_LEFT : ALIGN_LONG_LEFT;
       if( all_cased(aMis, m) ) mask |= ALIGN_LEFT_CASED;
+      if( i>0 && i+u.length<nw ) mask |= ALIGN_LEFT_INSIDE;
       if( csOther>=0 && !has_foreign(aMis, m, (utf8_charset)csOther) ){
         mask |= ALIGN_LEFT_READABLE;
       }
@@ -592,11 +595,11 @@ int utf8_sb_between_long(const unsigned char *o, size_t no,
          == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
 }
 
-int utf8_sb_between_uncased(const unsigned char *o, size_t no,
-                            const unsigned char *w, size_t nw, utf8_charset cs){
+int utf8_sb_between_edge(const unsigned char *o, size_t no,
+                         const unsigned char *w, size_t nw, utf8_charset cs){
   int mask = sb_align(o, no, w, nw, cs, -1);
-  return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP|ALIGN_LEFT_CASED))
-         == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
+  return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP|ALIGN_LEFT_CASED
+                  |ALIGN_LEFT_INSIDE)) == (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT);
 }
 
 int utf8_sb_misread_uncased(const unsigned char *z, size_t n,
