@@ -494,7 +494,8 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
 ** the kept one a character cs has no byte for (FOREIGN, and then
 ** MIXED_FOREIGN), one left misread as letters that each have a case
 ** (LEFT_CASED), one left that is neither the first character of w nor
-** its last (LEFT_INSIDE), one left of three bytes or more (LONG_LEFT). */
+** its last (LEFT_INSIDE), one left of three bytes or more (LONG_LEFT),
+** a run left right after a capital letter (LEFT_AFTER_CAPITAL). */
 #define ALIGN_ALIGNED         1
 #define ALIGN_KEPT            2
 #define ALIGN_LEFT            4
@@ -507,6 +508,7 @@ static size_t misread_char(const unsigned char *c, size_t nc, utf8_charset cs,
 #define ALIGN_LEFT_CASED    512
 #define ALIGN_LONG_LEFT    1024
 #define ALIGN_LEFT_INSIDE  2048
+#define ALIGN_LEFT_AFTER_CAPITAL 4096
 
 /* 1 if UTF-8 a[0..n) has a character cs has no byte for. */
 static int has_foreign(const unsigned char *a, size_t n, utf8_charset cs){
@@ -537,13 +539,15 @@ static int sb_align(const unsigned char *o, size_t no,
                     const unsigned char *w, size_t nw, utf8_charset cs,
                     int csOther){
   size_t i = 0, j = 0, k;
-  int mask = 0, word = 0;
+  int mask = 0, word = 0, bLeft = 0, bPrevLeft;
   while( i<nw ){
     utf8_unit u = utf8_decode_unit(w+i, nw-i);
     unsigned char aMis[12];
     size_t m;
     int bSpace = 0;
     if( u.reason!=UTF8_OK ) return 0;
+    bPrevLeft = bLeft;
+    bLeft = 0;
     if( w[i]==' ' || w[i]=='\t' || w[i]=='\n' || w[i]=='\r'
      || (w[i]==0xC2 && u.length==2 && w[i+1]==0xA0) ){
       bSpace = 1;                                /* a space or an NBSP */
@@ -566,6 +570,12 @@ static int sb_align(const unsigned char *o, size_t no,
       mask |= u.length<3 ? ALIGN_SHORT_LEFT : ALIGN_LONG_LEFT;
       if( all_cased(aMis, m) ) mask |= ALIGN_LEFT_CASED;
       if( i>0 && i+u.length<nw ) mask |= ALIGN_LEFT_INSIDE;
+      if( i>0 && !bPrevLeft ){
+        size_t p = i-1, lp;
+        while( p>0 && (w[p]&0xC0)==0x80 ) p--;
+        if( case_at(w, nw, p, &lp)==2 ) mask |= ALIGN_LEFT_AFTER_CAPITAL;
+      }
+      bLeft = 1;
       if( csOther>=0 && !has_foreign(aMis, m, (utf8_charset)csOther) ){
         mask |= ALIGN_LEFT_READABLE;
       }
@@ -606,7 +616,7 @@ int utf8_sb_misread_uncased(const unsigned char *z, size_t n,
                             const unsigned char *w, size_t nw, utf8_charset cs){
   int mask = sb_align(z, n, w, nw, cs, -1);
   return (mask & (ALIGN_ALIGNED|ALIGN_KEPT|ALIGN_LEFT|ALIGN_NBSP|ALIGN_LEFT_CASED
-                  |ALIGN_LONG_LEFT)) == (ALIGN_ALIGNED|ALIGN_LEFT);
+                  |ALIGN_LONG_LEFT|ALIGN_LEFT_AFTER_CAPITAL)) == (ALIGN_ALIGNED|ALIGN_LEFT);
 }
 
 int utf8_sb_between_other(const unsigned char *o, size_t no,

@@ -454,12 +454,13 @@ int main(void){
   }
 
   /* 13. utf8_sb_misread_uncased(): a value all misread, each character
-  ** of two bytes, none misread as cased letters */
+  ** of two bytes, none misread as cased letters, none after a capital */
   {
     static const pair_case aMisread[] = {
       { "\xC4\x86\xC2\xA9s una", "\xC3\xA9s una", UTF8_CS_WINDOWS_1257, 1 },  /* és una */
       { "upravlja\xC4\x8D\xC2\xB3\xC2\xB5", "upravlja\xE8\xB3\xB5", UTF8_CS_WINDOWS_1257, 0 },  /* one CJK character */
       { "un \xC4\x86\xC2\xA9 \xC3\xA9", "un \xC3\xA9 \xC3\xA9", UTF8_CS_WINDOWS_1257, 0 },  /* one é kept */
+      { "LONCOVI\xC4\x86\xE2\x84\xA2", "LONCOVI\xC3\x99", UTF8_CS_WINDOWS_1257, 0 },  /* after a capital */
     };
     if( pair_cases("misread uncased", utf8_sb_misread_uncased, aMisread, COUNT(aMisread))==0 ) nPass++; else nFail++;
   }
