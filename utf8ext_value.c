@@ -208,9 +208,10 @@ static int has_nbsp(const unsigned char *z, size_t n){
 ** (core/reencode.h; SB_ALONE_MARGIN_UNKNOWN, or SB_ALONE_MARGIN_UNCASED
 ** where each character it reads back is of two bytes and none was
 ** misread as cased letters, for those two on a value with no NBSP) and
-** windows-1257 or iso-8859-2 (which the old engine does not know), latin1 (text whose C1 controls windows-1252 cannot
-** encode) or macintosh (Arabic, Thai, Hebrew read as MacRoman, which the
-** old engine leaves) won, or the value holds a C1 control and its
+** windows-1257 or iso-8859-2 (which the old engine does not know),
+** latin1 (text whose C1 controls windows-1252 cannot encode) or
+** macintosh (Arabic, Thai, Hebrew read as MacRoman, which the old engine
+** leaves) won, or the value holds a C1 control and its
 ** reading none (a C1 control is no text). Other values that
 ** windows-1250, -1251 or -1252 read alike are the old engine's to judge:
 ** taken alone, windows-1250's reading changed 4 of test/mojibake.test's
@@ -229,18 +230,18 @@ static utf8_moji_charset read_sb_unknown(const unsigned char *z, size_t n,
                                          unsigned char *scratch){
   utf8_moji_charset cs;
   int bC1 = has_c1(z, n);
+  int32_t margin;
   if( n<MOJI_MIN_BYTES && !bC1 ) return UTF8_MOJI_COUNT;
   cs = read_sb(z, n, out, pLen, scratch);
   if( cs==UTF8_MOJI_COUNT ) return UTF8_MOJI_COUNT;
   if( bC1 && !has_c1(out, *pLen) ) return cs;
   if( n<MOJI_MIN_BYTES ) return UTF8_MOJI_COUNT;
-  if( !reads_cheaper(z, n, out, *pLen,
-                     (cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2) && !has_nbsp(z, n)
-                     ? (utf8_sb_misread_uncased(z, n, out, *pLen, moji_charset(cs))
-                        ? SB_ALONE_MARGIN_UNCASED : SB_ALONE_MARGIN_UNKNOWN)
-                     : SB_ALONE_MARGIN) ){
-    return UTF8_MOJI_COUNT;
+  margin = SB_ALONE_MARGIN;
+  if( (cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2) && !has_nbsp(z, n) ){
+    margin = utf8_sb_misread_uncased(z, n, out, *pLen, moji_charset(cs))
+             ? SB_ALONE_MARGIN_UNCASED : SB_ALONE_MARGIN_UNKNOWN;
   }
+  if( !reads_cheaper(z, n, out, *pLen, margin) ) return UTF8_MOJI_COUNT;
   if( cs==UTF8_MOJI_CP1257 || cs==UTF8_MOJI_ISO8859_2 || cs==UTF8_MOJI_LATIN1
    || cs==UTF8_MOJI_MACROMAN ){
     return cs;
@@ -367,6 +368,14 @@ static int is_whole(const unsigned char *a, size_t na,
   return bWhole;
 }
 
+/* 1 if chains a[0..d) and b[0..d) both read by one charset, the same. */
+static int one_charset(const utf8_moji_charset *a, const utf8_moji_charset *b,
+                       int d){
+  int k;
+  for(k=0; k<d; k++) if( a[k]!=a[0] || b[k]!=a[0] ) return 0;
+  return 1;
+}
+
 /*
 ** How much less than the old engine's answer o[0..no) (its chain
 ** pChain[0..depth)) the text of the whole reading w[0..nw) (chain[0..d))
@@ -379,14 +388,6 @@ static int is_whole(const unsigned char *a, size_t na,
 ** engine's charset has no byte for each), or half a word undone
 ** (SB_MOJI_MIXED). The least margin that applies.
 */
-/* 1 if chains a[0..d) and b[0..d) both read by one charset, the same. */
-static int one_charset(const utf8_moji_charset *a, const utf8_moji_charset *b,
-                       int d){
-  int k;
-  for(k=0; k<d; k++) if( a[k]!=a[0] || b[k]!=a[0] ) return 0;
-  return 1;
-}
-
 static int32_t over_old(const unsigned char *z, size_t n,
                         const unsigned char *o, size_t no,
                         const utf8_moji_charset *pChain, int depth,
@@ -438,7 +439,7 @@ static int iso_instead(const unsigned char *z, size_t n, unsigned char *o,
   const unsigned char *aCur = z;
   size_t len = n;
   int k, bTake = 0, bCase;
-  if( depth<=0 ) return 0;
+  if( depth<=0 || n>CJK_MOJI_MAX ) return 0;       /* no whole reading past it */
   for(k=0; k<depth; k++) if( pChain[k]!=UTF8_MOJI_CP1250 ) return 0;
   aBuf = sqlite3_malloc64(4*(sqlite3_uint64)n + 8);   /* two scratches */
   if( aBuf==0 ) return -SQLITE_NOMEM;
