@@ -401,12 +401,20 @@ size_t utf8_sb_read_exact(const unsigned char *s, size_t n, utf8_charset cs,
   return n>0 && n<=CJK_MOJI_MAX ? exact_reading(s, n, cs, scratch) : 0;
 }
 
-/* The case of the character at a[i] (0 none, 1 small, 2 capital), its
-** length into *pLen. */
-static unsigned case_at(const unsigned char *a, size_t n, size_t i, size_t *pLen){
-  utf8_unit u = utf8_decode_unit(a+i, n-i);
-  *pLen = u.length;
-  return utf8_model_info(u.codepoint)>>9 & 3;
+/* The case of cp to the model: 0 none, 1 small, 2 capital. */
+static unsigned case_of(uint32_t cp){
+  return utf8_model_entry(cp)>>14;
+}
+
+/* The case of the character of well-formed a[0..n) at a[i], and of the
+** one before it (0 at the start). */
+static unsigned case_at(const unsigned char *a, size_t n, size_t i){
+  return case_of(utf8_decode_unit(a+i, n-i).codepoint);
+}
+static unsigned case_before(const unsigned char *a, size_t n, size_t i){
+  if( i==0 ) return 0;
+  for(i--; i>0 && (a[i]&0xC0)==0x80; i--){}
+  return case_at(a, n, i);
 }
 
 /* 1 if the letter of case k at a[i..i+len) is out of step with the
@@ -415,14 +423,8 @@ static unsigned case_at(const unsigned char *a, size_t n, size_t i, size_t *pLen
 ** capitals ("HöVELYEZ"). */
 static int case_odd(const unsigned char *a, size_t n, size_t i, size_t len,
                     unsigned k){
-  unsigned before = 0, after = 0;
-  size_t m;
-  if( i>0 ){
-    size_t p = i-1;
-    while( p>0 && (a[p]&0xC0)==0x80 ) p--;
-    before = case_at(a, n, p, &m);
-  }
-  if( i+len<n ) after = case_at(a, n, i+len, &m);
+  unsigned before = case_before(a, n, i);
+  unsigned after = i+len<n ? case_at(a, n, i+len) : 0;
   if( k==2 ) return before==1 || (before==2 && after==1);
   if( k==1 ) return before==2 && after==2;
   return 0;
@@ -436,8 +438,7 @@ int utf8_sb_case_apart(const unsigned char *a, size_t na,
     utf8_unit u = utf8_decode_unit(a+i, na-i), v = utf8_decode_unit(b+j, nb-j);
     if( u.reason!=UTF8_OK || v.reason!=UTF8_OK ) return 0;
     if( u.codepoint!=v.codepoint ){
-      unsigned kx = utf8_model_info(u.codepoint)>>9 & 3;
-      unsigned ky = utf8_model_info(v.codepoint)>>9 & 3;
+      unsigned kx = case_of(u.codepoint), ky = case_of(v.codepoint);
       if( kx==0 || ky==0 ) return 0;           /* not two letters: apart */
       if( kx!=ky ) bFlip = 1;
       bOddA |= case_odd(a, na, i, u.length, kx);
@@ -527,7 +528,7 @@ static int all_cased(const unsigned char *a, size_t n){
   size_t i = 0;
   while( i<n ){
     utf8_unit u = utf8_decode_unit(a+i, n-i);
-    if( u.reason!=UTF8_OK || (utf8_model_entry(u.codepoint)>>14)==0 ) return 0;
+    if( u.reason!=UTF8_OK || case_of(u.codepoint)==0 ) return 0;
     i += u.length;
   }
   return 1;
@@ -570,11 +571,7 @@ static int sb_align(const unsigned char *o, size_t no,
       mask |= u.length<3 ? ALIGN_SHORT_LEFT : ALIGN_LONG_LEFT;
       if( all_cased(aMis, m) ) mask |= ALIGN_LEFT_CASED;
       if( i>0 && i+u.length<nw ) mask |= ALIGN_LEFT_INSIDE;
-      if( i>0 && !bPrevLeft ){
-        size_t p = i-1, lp;
-        while( p>0 && (w[p]&0xC0)==0x80 ) p--;
-        if( case_at(w, nw, p, &lp)==2 ) mask |= ALIGN_LEFT_AFTER_CAPITAL;
-      }
+      if( !bPrevLeft && case_before(w, nw, i)==2 ) mask |= ALIGN_LEFT_AFTER_CAPITAL;
       bLeft = 1;
       if( csOther>=0 && !has_foreign(aMis, m, (utf8_charset)csOther) ){
         mask |= ALIGN_LEFT_READABLE;
