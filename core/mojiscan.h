@@ -36,7 +36,8 @@
 ** MOJI_SCAN_DEFINE(name, attr, VS): size_t name(s, n), the offset of the
 ** first block (s + k*64) whose test fires, with k*64+MOJI_REACH <= n; or
 ** the offset of the tail that has no whole block left (the caller checks
-** that one exactly). VS is the vector width in bytes (GCC and clang
+** that one exactly), or n where that tail is short and its test does not
+** fire either. VS is the vector width in bytes (GCC and clang
 ** vector types: 16 for the baseline SSE2 or NEON, 32 under AVX2).
 */
 #define MOJI_EQ(v, c) ((v)==(c))
@@ -125,6 +126,17 @@ static inline int name##_ascii16(const unsigned char *p){ \
   memcpy(&b, p+8, 8); \
   return ((a|b) & 0x8080808080808080ull)==0; \
 } \
+/* The tail s[k..n) that holds no whole block: n when it fits in one \
+** (64 bytes or fewer) and the block test, on it and zeros after (no \
+** reading starts at a zero), does not fire; else k, for the caller's \
+** exact filters. Most values are short: they are decided here. */ \
+static attr size_t name##_tail(const unsigned char *s, size_t k, size_t n){ \
+  unsigned char t[MOJI_REACH]; \
+  if( n-k>MOJI_BLOCK ) return k; \
+  memset(t, 0, sizeof(t)); \
+  memcpy(t, s+k, n-k); \
+  return name##_block(t) ? k : n; \
+} \
 /* aligned: where the linker puts the ASCII loop moved its speed by 7% \
 ** as the code around it changed (docs/mojibake.md, Speed) */ \
 __attribute__((aligned(64))) attr size_t name(const unsigned char *s, size_t n){ \
@@ -135,7 +147,8 @@ __attribute__((aligned(64))) attr size_t name(const unsigned char *s, size_t n){
     if( k+4*MOJI_BLOCK<=n && name##_ascii16(s+k) ){ \
       while( k+4*MOJI_BLOCK<=n && name##_ascii4(s+k) ) k += 4*MOJI_BLOCK; \
     } \
-    if( k+MOJI_REACH>n || name##_block(s+k) ) return k; \
+    if( k+MOJI_REACH>n ) return name##_tail(s, k, n); \
+    if( name##_block(s+k) ) return k; \
     k += MOJI_BLOCK; \
   } \
 }

@@ -360,9 +360,33 @@ static int sb_possible_of(const unsigned char *s, size_t n,
   return live & multi;
 }
 
-/* 1 if a single-byte charset's reading of s[0..n) is worth a look: a
-** value of a readable length with a byte that is not ASCII. */
+/*
+** 1 if a single-byte charset's reading of s[0..n) is worth a look: a
+** value of a readable length where a byte >= 0x80 stands right before a
+** lead byte (C0 and above): two characters outside ASCII side by side.
+** Such a charset writes each character outside ASCII as one byte >= 0x80,
+** so a reading that makes well-formed UTF-8 of more than ASCII has a lead
+** byte and, right after it, a continuation byte from the next character;
+** prose whose accented letters stand between ASCII ones has none and is
+** passed here, 8 bytes at a time.
+*/
 static int sb_worth(const unsigned char *s, size_t n){
+  size_t i;
+  if( n<2 || n>CJK_MOJI_MAX ) return 0;
+  for(i=0; i+9<=n; i+=8){
+    uint64_t x, y;
+    memcpy(&x, s+i, 8);
+    memcpy(&y, s+i+1, 8);
+    /* bit 7 of each byte: x's set, and y's bits 7 and 6 */
+    if( x & y & (y<<1) & 0x8080808080808080ull ) return 1;
+  }
+  for(; i+1<n; i++) if( s[i]>=0x80 && s[i+1]>=0xC0 ) return 1;
+  return 0;
+}
+/* sb_worth() as it was, a byte >= 0x80 anywhere: the plain reference
+** (utf8_sb_mojibake_possible_plain) keeps it, so that the tests hold the
+** test above to the walk itself. */
+static int sb_worth_plain(const unsigned char *s, size_t n){
   size_t i;
   if( n<2 || n>CJK_MOJI_MAX ) return 0;
   for(i=0; i<n && s[i]<0x80; i++){}
@@ -379,7 +403,7 @@ int utf8_sb_mojibake_possible(const unsigned char *s, size_t n){
   return sb_possible(s, n, aSingle, N_SINGLE);
 }
 int utf8_sb_mojibake_possible_plain(const unsigned char *s, size_t n){
-  return sb_worth(s, n) ? possible_of(s, n, aSingle, N_SINGLE) : 0;
+  return sb_worth_plain(s, n) ? possible_of(s, n, aSingle, N_SINGLE) : 0;
 }
 
 int utf8_sb_mojibake(const unsigned char *s, size_t n, unsigned char *out,
