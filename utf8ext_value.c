@@ -385,7 +385,8 @@ static int one_charset(const utf8_moji_charset *a, const utf8_moji_charset *b,
 ** runs left misread by the whole reading's charset (SB_MOJI_BETWEEN
 ** where z holds a C1 control, SB_MOJI_BETWEEN_LONG where each is a
 ** character of three bytes or more, SB_MOJI_BETWEEN_OTHER where the old
-** engine's charset has no byte for each), or half a word undone
+** engine's charset has no byte for each, SB_MOJI_BETWEEN_DEEP where both
+** read the value twice or more by one charset), or half a word undone
 ** (SB_MOJI_MIXED). The least margin that applies.
 */
 static int32_t over_old(const unsigned char *z, size_t n,
@@ -396,9 +397,11 @@ static int32_t over_old(const unsigned char *z, size_t n,
   int bC1 = has_c1(z, n);
   int32_t m = bC1 ? SB_MOJI_OVER_OLD_C1 : SB_MOJI_OVER_OLD;
   utf8_charset csWhole = moji_charset(chain[0]), csOld = moji_charset(pChain[0]);
-  if( depth>1 && d==depth && one_charset(pChain, chain, d)
-   && utf8_sb_between_edge(o, no, w, nw, csWhole) ){
-    return SB_MOJI_BETWEEN_EDGE;      /* the least margin of those below */
+  if( depth>1 && d==depth && one_charset(pChain, chain, d) ){
+    if( utf8_sb_between_edge(o, no, w, nw, csWhole) ){
+      return SB_MOJI_BETWEEN_EDGE;    /* the least margin of those below */
+    }
+    if( utf8_sb_between(o, no, w, nw, csWhole) ) return SB_MOJI_BETWEEN_DEEP;
   }
   if( depth!=1 ) return m;
   if( d==1 && bC1 && SB_MOJI_BETWEEN<m && utf8_sb_between(o, no, w, nw, csWhole) ){
