@@ -53,13 +53,17 @@ static attr int name##_block(const unsigned char *p){ \
   name##_m acc = {0}, lead = {0}; \
   uint64_t w[VS/8], any = 0; \
   int i, k; \
-  /* first a coarser test: a lead byte (C2 or above) with a lead byte \
-  ** two or three bytes on, or "Â" or "Ã" and a space; ASCII and prose whose \
-  ** accented letters stand between ASCII ones stop here */ \
+  /* first a coarser test: a lead byte that begins a lead character of \
+  ** some reading below (C2-C6, D0 D1, E2 EF) with a lead byte two or \
+  ** three bytes on, or "Â" or "Ã" and a space; ASCII, prose whose \
+  ** accented letters stand between ASCII ones, and Greek, CJK, Arabic, \
+  ** Hebrew or Thai text stop here */ \
   for(i=0; i<MOJI_BLOCK; i+=VS){ \
     name##_v b0 = name##_ld(p+i), f = name##_ld(p+i+2); \
-    lead |= (b0>=0xC2) & ((f>=0xC2) | (name##_ld(p+i+3)>=0xC2) \
-                          | (((name##_v)(name##_ld(p+i+1)-0x82)<=1) & MOJI_EQ(f,' '))); \
+    name##_m first = ((name##_v)(b0-0xC2)<=4) | ((name##_v)(b0-0xD0)<=1) \
+                   | MOJI_EQ(b0,0xE2) | MOJI_EQ(b0,0xEF); \
+    lead |= first & ((f>=0xC2) | (name##_ld(p+i+3)>=0xC2) \
+                     | (((name##_v)(name##_ld(p+i+1)-0x82)<=1) & MOJI_EQ(f,' '))); \
   } \
   memcpy(w, &lead, VS); \
   for(k=0; k<VS/8; k++) any |= w[k]; \
