@@ -265,7 +265,8 @@ typedef struct whole_reading {
                              size_t*, unsigned char*);
   int nOut, nScratch;     /* out and scratch need n times these, plus 4 */
   sqlite3_int64 nMin;     /* a stored value shorter is not read */
-  int bSame;              /* read again, the same charset alone at its margin */
+  int bSame;              /* read again, the same charset alone at its margin
+                          ** (2: only a value with a C1 control) */
 } whole_reading;
 
 /* Before the old engine, which would undo the rest of such a value and
@@ -277,7 +278,7 @@ static const whole_reading aBefore[] = {
   { utf8_lossy_mojibake_possible, read_lossy, 1, 3, 0, 0 },
 };
 static const whole_reading aSb[] = {
-  { utf8_sb_mojibake_possible, read_sb, 1, 2, 0, 0 },
+  { utf8_sb_mojibake_possible, read_sb, 1, 2, 0, 2 },
 };
 static const whole_reading aAfter[] = {
   { utf8_cjk_mojibake_possible, read_cjk, 1, 2, CJK_SHORT_BYTES, 0 },
@@ -291,13 +292,18 @@ static const whole_reading aAfter[] = {
 ** it was read: text misread twice is read back twice, up to
 ** UTF8_MOJI_MAX_DEPTH) with the text in *paBuf and the names in pChain,
 ** outermost first; 0 when none does; or -SQLITE_NOMEM. Only a result
-** that the reading leaves alone, and the old engine too, is taken.
+** that the reading leaves alone, and the old engine too, is taken. A
+** reading with bSame reads a step the readings of all charsets leave
+** (too close to call) by the charset of the step before alone; *pbSame
+** (when not NULL) is then set.
 */
 static int whole_readings(const whole_reading *aR, int nR,
                           const unsigned char *z, sqlite3_int64 n,
                           unsigned char **paBuf, sqlite3_int64 *pnBuf,
-                          sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
+                          sqlite3_int64 *pnOut, utf8_moji_charset *pChain,
+                          int *pbSame){
   int i;
+  if( pbSame ) *pbSame = 0;
   for(i=0; i<nR; i++){
     const whole_reading *r = &aR[i];
     unsigned char *aScratch, *aCur, *aNext;
@@ -317,9 +323,11 @@ static int whole_readings(const whole_reading *aR, int nR,
     aNext = *paBuf;
     while( depth<=UTF8_MOJI_MAX_DEPTH ){
       cs = r->xRead(aCur, len, aNext, &lenNext, aScratch);
-      if( cs==UTF8_MOJI_COUNT && depth>0 && r->bSame ){
+      if( cs==UTF8_MOJI_COUNT && depth>0
+       && (r->bSame==1 || (r->bSame==2 && has_c1(z, (size_t)n))) ){
         cs = moji_of(utf8_sb_mojibake_as(aCur, len, moji_charset(pChain[depth-1]),
                                          aNext, &lenNext, aScratch));
+        if( cs!=UTF8_MOJI_COUNT && pbSame ) *pbSame = 1;
       }
       if( cs==UTF8_MOJI_COUNT ) break;
       if( depth==UTF8_MOJI_MAX_DEPTH ){ depth = 0; break; }   /* still more */
@@ -481,7 +489,7 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
   unsigned char *aWhole = 0;
   sqlite3_int64 nWhole = 0, nBuf = 0;
   size_t len = 0, wlen = 0;
-  int depth, d, bTake = 0;
+  int depth, d, bTake = 0, bSame = 0;
   if( !utf8_moji_possible(z, (size_t)n) ) return 0;
   /* undoing only shrinks the text: n bytes are enough */
   if( buf_reserve(paBuf, pnBuf, n+1) ) return -SQLITE_NOMEM;
@@ -502,12 +510,14 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
       return depth;
     }
   }
-  d = whole_readings(aSb, 1, z, n, &aWhole, &nBuf, &nWhole, chain);
+  d = whole_readings(aSb, 1, z, n, &aWhole, &nBuf, &nWhole, chain, &bSame);
   /* the same text (most often) is not weighed, nor text with a C1
   ** control (a reading that ends in one has not found the text) */
   if( d>0 && ((size_t)nWhole!=len || memcmp(aWhole, *paBuf, len)!=0)
    && !has_c1(aWhole, (size_t)nWhole) ){
-    bTake = is_whole(*paBuf, len, pChain, depth, z, (size_t)n);
+    /* a step read by the charset before it alone (bSame) was not weighed
+    ** against the others' readings: then the model weighs the texts */
+    bTake = bSame ? 0 : is_whole(*paBuf, len, pChain, depth, z, (size_t)n);
     if( bTake==0 ){
       bTake = utf8_guess_text_cheaper(aWhole, (size_t)nWhole, *paBuf, len,
                                       over_old(z, (size_t)n, *paBuf, len, pChain, depth,
@@ -537,11 +547,11 @@ static int old_engine(const unsigned char *z, sqlite3_int64 n,
 static int one_pass(const unsigned char *z, sqlite3_int64 n,
                     unsigned char **paBuf, sqlite3_int64 *pnBuf,
                     sqlite3_int64 *pnOut, utf8_moji_charset *pChain){
-  int depth = whole_readings(aBefore, 2, z, n, paBuf, pnBuf, pnOut, pChain);
+  int depth = whole_readings(aBefore, 2, z, n, paBuf, pnBuf, pnOut, pChain, 0);
   if( depth ) return depth;
   depth = old_engine(z, n, paBuf, pnBuf, pnOut, pChain);
   if( depth ) return depth;
-  return whole_readings(aAfter, 4, z, n, paBuf, pnBuf, pnOut, pChain);
+  return whole_readings(aAfter, 4, z, n, paBuf, pnBuf, pnOut, pChain, 0);
 }
 
 int utf8ext_unmojibake_buf(const unsigned char *z, sqlite3_int64 n,
