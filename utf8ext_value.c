@@ -303,7 +303,6 @@ static int whole_readings(const whole_reading *aR, int nR,
                           sqlite3_int64 *pnOut, utf8_moji_charset *pChain,
                           int *pbSame){
   int i;
-  if( pbSame ) *pbSame = 0;
   for(i=0; i<nR; i++){
     const whole_reading *r = &aR[i];
     unsigned char *aScratch, *aCur, *aNext;
@@ -311,6 +310,7 @@ static int whole_readings(const whole_reading *aR, int nR,
     sqlite3_uint64 nRoom = (sqlite3_uint64)r->nOut*(sqlite3_uint64)n + 4;
     utf8_moji_charset cs;
     int depth = 0, bNomem;
+    if( pbSame ) *pbSame = 0;            /* of the reading returned */
     if( n<r->nMin || !r->xPossible(z, (size_t)n) ) continue;
     if( buf_reserve(paBuf, pnBuf, (sqlite3_int64)nRoom) ) return -SQLITE_NOMEM;
     /* the scratch, then a second buffer for the text read again (the
